@@ -1,0 +1,31 @@
+# patchperf: the two set-up commands are `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint pytest bench clean
+
+# (Re)install when the venv is missing or pyproject.toml changed since the last install.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/patchperf demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check ingest analyze reports corpus tests
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+test: lint pytest
+
+bench: $(STAMP)
+	$(BIN)/python tests/bench/run_bench.py
+
+clean:
+	rm -rf $(VENV) .demo .pytest_cache .ruff_cache

@@ -1,0 +1,124 @@
+"""Header values: RFC 2047 decoding, addresses, Message-IDs, dates.
+
+Archives hide addresses in two ways. lore replaces the first `.` after the `@` with `•`
+(seed 004: `jbaron@akamai•com`): that is reversible, so it is repaired. openwall drops `@`
+and the next three characters (seed 001: `dcaratti@...hat.com`): that is not, so the address
+is kept as shown and flagged `address_hidden`.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from email.errors import HeaderParseError
+from email.header import Header, decode_header
+from email.utils import getaddresses, parseaddr, parsedate_to_datetime
+
+from .charsets import decode_bytes
+
+_LORE_HIDDEN = re.compile(r"(@[A-Za-z0-9_-]+)\u2022(?=[A-Za-z0-9])")
+_OPENWALL_HIDDEN = re.compile(r"@\.\.\.[A-Za-z0-9]")
+_ANGLE_ID = re.compile(r"<([^<>\s]+)>")
+_WS = re.compile(r"\s+")
+_MAX_HEADER = 64 * 1024  # longer header values are cut: no real header comes near this
+
+
+def raw_header_text(value: object) -> str:
+    """A header value as text; raw 8-bit bytes (surrogate-escaped by the parser) decoded."""
+    if value is None:
+        return ""
+    if isinstance(value, Header):
+        # compat32 hands raw 8-bit header bytes back as a Header in charset unknown-8bit
+        # (Patchwork fixture 0014): take the bytes and run the charset fallbacks on them.
+        return "".join(
+            decode_bytes(chunk, charset) if isinstance(chunk, bytes) else chunk
+            for chunk, charset in decode_header(value)
+        )[:_MAX_HEADER]
+    text = str(value)[:_MAX_HEADER]
+    if any("\udc80" <= ch <= "\udcff" for ch in text):
+        text = decode_bytes(text.encode("ascii", "surrogateescape"))
+    return text
+
+
+def decode_rfc2047(value: object) -> str:
+    """Decode encoded-words (`=?UTF-8?q?J=C3=B6rg?=`), unfold, collapse whitespace."""
+    text = raw_header_text(value)
+    if "=?" in text:
+        try:
+            parts = decode_header(text)
+        except (HeaderParseError, ValueError, LookupError):
+            # a broken encoded-word (Patchwork's fuzz/base64err) is shown as written
+            parts = [(text, None)]
+        pieces = []
+        for chunk, charset in parts:
+            if isinstance(chunk, bytes):
+                pieces.append(decode_bytes(chunk, charset))
+            else:
+                pieces.append(chunk)
+        text = "".join(pieces)
+    return _WS.sub(" ", text).strip()
+
+
+def repair_hidden_addresses(text: str) -> str:
+    """Undo lore's reversible address hiding (`user@host•tld` -> `user@host.tld`)."""
+    if "\u2022" not in text:
+        return text
+    return _LORE_HIDDEN.sub(r"\1.", text)
+
+
+def is_address_hidden(address: str) -> bool:
+    """True for openwall's irreversible `user@...ample.com` shortening."""
+    return bool(_OPENWALL_HIDDEN.search(address))
+
+
+def parse_from(value: object) -> tuple[str, str]:
+    """(name, address) of a From header, decoded and repaired."""
+    text = repair_hidden_addresses(decode_rfc2047(value))
+    name, addr = parseaddr(text)
+    if not addr and not name:
+        return "", text
+    name = name.strip().strip('"').strip()
+    return name, addr.strip()
+
+
+def parse_address_list(value: object) -> tuple[str, ...]:
+    """Addresses of a To/Cc header, decoded and repaired (for display only)."""
+    text = repair_hidden_addresses(decode_rfc2047(value))
+    return tuple(addr for _, addr in getaddresses([text]) if addr)
+
+
+def clean_message_id(value: object) -> str | None:
+    """The first Message-ID in a header value, without angle brackets; None if there is none."""
+    text = repair_hidden_addresses(raw_header_text(value))
+    match = _ANGLE_ID.search(text)
+    if match:
+        return match.group(1)
+    token = text.strip().split()[0] if text.strip() else ""
+    token = token.strip("<>")
+    return token or None
+
+
+def message_ids(value: object) -> tuple[str, ...]:
+    """Every `<id>` in a References-style header, in order, without duplicates."""
+    text = repair_hidden_addresses(raw_header_text(value))
+    seen: dict[str, None] = {}
+    for match in _ANGLE_ID.finditer(text):
+        seen.setdefault(match.group(1), None)
+    return tuple(seen)
+
+
+def parse_date(value: object) -> datetime | None:
+    """An aware datetime with the mail's own offset; None when the header is absent or bad."""
+    text = decode_rfc2047(value)
+    if not text:
+        return None
+    try:
+        parsed = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if parsed is None:
+        return None
+    if parsed.tzinfo is None:
+        # RFC 5322 `-0000`: the time is UTC, the sender's zone unknown.
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed

@@ -1,0 +1,176 @@
+"""Domain values: what analysis makes of a mail, a thread and a series.
+
+Frozen dataclasses, so a value can be shared, hashed and compared freely. JSON shapes
+(ARCHITECTURE.md, patchperf.schema.json) are produced from these by reports/jsonout.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A subject line split into its parts (`[PATCH net-next v2 3/7] tcp: ...`)."""
+
+    raw: str  # the decoded subject, folding whitespace collapsed
+    name: str  # without Re:/Fwd: and without the bracketed prefixes
+    prefixes: tuple[str, ...]  # every token inside the brackets, as written (PATCH included)
+    tree: str | None  # net, net-next, bpf, ... ; None if none
+    version: int  # 1 when not written
+    version_written: bool  # False when `version` is the default 1
+    index: int | None  # None for a bare [PATCH]
+    total: int | None
+    rfc: bool
+    resend: bool
+    reply: bool  # Re:, RE, re , Aw: ...
+
+
+@dataclass(frozen=True)
+class Trailer:
+    key: str  # canonical case: Signed-off-by, Acked-by, Fixes, Link, ...
+    value: str
+    name: str | None = None  # person's name, when the value is an address
+    email: str | None = None
+
+
+@dataclass(frozen=True)
+class FileChange:
+    path: str  # the new path (the old one for a deletion)
+    old_path: str | None  # differs from path on a rename/copy; None for a new file
+    added: int
+    removed: int
+    binary: bool = False
+    new_file: bool = False
+    deleted_file: bool = False
+    renamed: bool = False
+    old_mode: str | None = None
+    new_mode: str | None = None
+
+
+@dataclass(frozen=True)
+class Patch:
+    """The diff a message carries (or only quotes, when `quoted`)."""
+
+    files: tuple[FileChange, ...]
+    added: int
+    removed: int
+    quoted: bool  # True when the only diff is inside quotes (a review reply)
+    text: str  # the diff itself, quote markers stripped
+
+
+@dataclass(frozen=True)
+class DiffstatFile:
+    path: str
+    changed: int | None  # None for `Bin 0 -> 123 bytes`
+
+
+@dataclass(frozen=True)
+class Diffstat:
+    """A diffstat block as written in the mail (cover letters, format-patch output)."""
+
+    files: tuple[DiffstatFile, ...]
+    added: int | None
+    removed: int | None
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str | None  # as sent: never used as a path
+    content_type: str
+    text: str | None  # decoded text for text/* parts, else None
+
+
+@dataclass(frozen=True)
+class Body:
+    """The text/plain body, line by line as sent (no unflowing of format=flowed)."""
+
+    lines: tuple[str, ...]
+    depths: tuple[int, ...]  # quote depth of each line
+    signature_start: int | None = None  # index of the `-- ` line, if any
+    footer_start: int | None = None  # index of a mailing-list footer, if any
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+@dataclass(frozen=True)
+class Message:
+    """One mail, decoded and understood."""
+
+    key: str  # message_id, or `sha256:<hash>` when the mail has none
+    message_id: str | None
+    content_hash: str  # sha256 of the raw bytes
+    subject: Subject
+    from_name: str
+    from_addr: str
+    address_hidden: bool  # the archive shortened the address irreversibly (openwall)
+    date: datetime | None  # aware, with the mail's own offset
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    body: Body
+    attachments: tuple[Attachment, ...]
+    kind: str  # pull_request | cover | patch | reply | other
+    patch: Patch | None
+    diffstat: Diffstat | None
+    pull_url: str | None
+    trailers: tuple[Trailer, ...]
+    change_id: str | None = None
+    list_id: str | None = None
+    origin: str = ""  # where it was read: path, path#N, URL
+    warnings: tuple[str, ...] = ()  # what was odd but not fatal (an unknown charset, ...)
+
+    @property
+    def from_display(self) -> str:
+        if self.from_name:
+            return f"{self.from_name} <{self.from_addr}>" if self.from_addr else self.from_name
+        return self.from_addr
+
+
+@dataclass(frozen=True)
+class ReceivedTrailer:
+    trailer: Trailer
+    message_id: str  # the reply that gave it
+    target: str  # the cover or patch it answers
+
+
+@dataclass(frozen=True)
+class Series:
+    """A patch series as Patchwork would assemble it, with versions linked across threads."""
+
+    id: str
+    name: str
+    version: int
+    total: int | None
+    tree: str | None
+    author: str
+    date: datetime | None
+    cover: str | None  # message key
+    patches: tuple[str, ...]  # message keys in index order
+    complete: bool | None  # None when the total is unknown
+    previous_version: str | None = None  # id of the series this one supersedes
+    received_trailers: tuple[ReceivedTrailer, ...] = ()
+    replies: tuple[str, ...] = ()  # keys of replies to the cover or the patches
+    pull_request: bool = False
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An input that was rejected: one line naming it and what is wrong."""
+
+    origin: str
+    reason: str
+    skipped: bool = False  # a file in a folder that is no mail: a warning, not a rejection
+
+    def __str__(self) -> str:
+        return f"{self.origin}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    messages: tuple[Message, ...] = ()
+    series: tuple[Series, ...] = ()
+    claims: tuple = field(default=())  # filled by the claims issue
+    problems: tuple[Problem, ...] = ()

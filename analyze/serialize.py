@@ -1,0 +1,240 @@
+"""Domain values <-> plain dicts in the shape of the JSON contract (patchperf.schema.json).
+
+The store keeps each analysed message as such a dict, and `message_from_dict` rebuilds what
+series assembly needs from it, so adding mail to a large store does not re-parse every
+stored message.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from .body import make_body
+from .model import (
+    Body,
+    Diffstat,
+    DiffstatFile,
+    FileChange,
+    Message,
+    Patch,
+    ReceivedTrailer,
+    Series,
+    Subject,
+    Trailer,
+)
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def subject_to_dict(subject: Subject) -> dict[str, Any]:
+    return {
+        "name": subject.name,
+        "prefixes": list(subject.prefixes),
+        "tree": subject.tree,
+        "version": subject.version,
+        "version_written": subject.version_written,
+        "index": subject.index,
+        "total": subject.total,
+        "rfc": subject.rfc,
+        "resend": subject.resend,
+        "reply": subject.reply,
+    }
+
+
+def patch_to_dict(patch: Patch | None) -> dict[str, Any] | None:
+    if patch is None:
+        return None
+    return {
+        "files": [
+            {
+                "path": f.path,
+                "old_path": f.old_path,
+                "added": f.added,
+                "removed": f.removed,
+                "binary": f.binary,
+                "new_file": f.new_file,
+                "deleted_file": f.deleted_file,
+                "renamed": f.renamed,
+                "old_mode": f.old_mode,
+                "new_mode": f.new_mode,
+            }
+            for f in patch.files
+        ],
+        "added": patch.added,
+        "removed": patch.removed,
+        "quoted": patch.quoted,
+    }
+
+
+def diffstat_to_dict(diffstat: Diffstat | None) -> dict[str, Any] | None:
+    if diffstat is None:
+        return None
+    return {
+        "files": [{"path": f.path, "changed": f.changed} for f in diffstat.files],
+        "added": diffstat.added,
+        "removed": diffstat.removed,
+    }
+
+
+def trailer_to_dict(trailer: Trailer) -> dict[str, Any]:
+    out: dict[str, Any] = {"key": trailer.key, "value": trailer.value}
+    if trailer.email:
+        out["name"] = trailer.name
+        out["email"] = trailer.email
+    return out
+
+
+def message_to_dict(message: Message) -> dict[str, Any]:
+    """The `message` object of the JSON contract, plus a few fields of our own."""
+    return {
+        "message_id": message.message_id,
+        "key": message.key,
+        "subject": message.subject.raw,
+        "from": message.from_display,
+        "from_name": message.from_name,
+        "from_addr": message.from_addr,
+        "address_hidden": message.address_hidden,
+        "date": _iso(message.date),
+        "in_reply_to": message.in_reply_to,
+        "references": list(message.references),
+        "kind": message.kind,
+        "subject_parts": subject_to_dict(message.subject),
+        "patch": patch_to_dict(message.patch),
+        "diffstat": diffstat_to_dict(message.diffstat),
+        "pull_url": message.pull_url,
+        "trailers": [trailer_to_dict(t) for t in message.trailers],
+        "change_id": message.change_id,
+        "list_id": message.list_id,
+        "content_hash": message.content_hash,
+        "origin": message.origin,
+    }
+
+
+def series_to_dict(series: Series) -> dict[str, Any]:
+    """The `series` object of the JSON contract."""
+    return {
+        "id": series.id,
+        "name": series.name,
+        "version": series.version,
+        "total": series.total,
+        "tree": series.tree,
+        "author": series.author,
+        "date": _iso(series.date),
+        "cover": series.cover,
+        "patches": list(series.patches),
+        "complete": series.complete,
+        "previous_version": series.previous_version,
+        "received_trailers": [
+            {**trailer_to_dict(r.trailer), "message_id": r.message_id, "target": r.target}
+            for r in series.received_trailers
+        ],
+        "replies": list(series.replies),
+        "pull_request": series.pull_request,
+    }
+
+
+# -- back from dicts (the store's documents) -------------------------------------------------
+
+
+def _trailer(d: dict[str, Any]) -> Trailer:
+    return Trailer(d["key"], d["value"], d.get("name"), d.get("email"))
+
+
+def message_from_dict(d: dict[str, Any], body_text: str = "") -> Message:
+    """Rebuild a Message from its stored dict. The body is not stored in the dict; pass
+    `body_text` when the caller needs it (series assembly reads cover letters only)."""
+    sp = d["subject_parts"]
+    subject = Subject(
+        raw=d["subject"],
+        name=sp["name"],
+        prefixes=tuple(sp["prefixes"]),
+        tree=sp["tree"],
+        version=sp["version"],
+        version_written=sp.get("version_written", sp["version"] != 1),
+        index=sp["index"],
+        total=sp["total"],
+        rfc=sp["rfc"],
+        resend=sp["resend"],
+        reply=sp["reply"],
+    )
+    patch = None
+    if d.get("patch"):
+        p = d["patch"]
+        patch = Patch(
+            files=tuple(
+                FileChange(
+                    path=f["path"],
+                    old_path=f.get("old_path"),
+                    added=f["added"],
+                    removed=f["removed"],
+                    binary=f.get("binary", False),
+                    new_file=f.get("new_file", False),
+                    deleted_file=f.get("deleted_file", False),
+                    renamed=f.get("renamed", False),
+                    old_mode=f.get("old_mode"),
+                    new_mode=f.get("new_mode"),
+                )
+                for f in p["files"]
+            ),
+            added=p["added"],
+            removed=p["removed"],
+            quoted=p["quoted"],
+            text="",
+        )
+    diffstat = None
+    if d.get("diffstat"):
+        ds = d["diffstat"]
+        diffstat = Diffstat(
+            files=tuple(DiffstatFile(f["path"], f.get("changed")) for f in ds["files"]),
+            added=ds["added"],
+            removed=ds["removed"],
+        )
+    body = make_body(body_text) if body_text else Body(lines=(), depths=())
+    return Message(
+        key=d["key"],
+        message_id=d["message_id"],
+        content_hash=d["content_hash"],
+        subject=subject,
+        from_name=d.get("from_name", ""),
+        from_addr=d.get("from_addr", ""),
+        address_hidden=d.get("address_hidden", False),
+        date=datetime.fromisoformat(d["date"]) if d.get("date") else None,
+        in_reply_to=d["in_reply_to"],
+        references=tuple(d.get("references", ())),
+        body=body,
+        attachments=(),
+        kind=d["kind"],
+        patch=patch,
+        diffstat=diffstat,
+        pull_url=d.get("pull_url"),
+        trailers=tuple(_trailer(t) for t in d.get("trailers", ())),
+        change_id=d.get("change_id"),
+        list_id=d.get("list_id"),
+        origin=d.get("origin", ""),
+    )
+
+
+def series_from_dict(d: dict[str, Any]) -> Series:
+    return Series(
+        id=d["id"],
+        name=d["name"],
+        version=d["version"],
+        total=d["total"],
+        tree=d["tree"],
+        author=d.get("author", ""),
+        date=datetime.fromisoformat(d["date"]) if d.get("date") else None,
+        cover=d["cover"],
+        patches=tuple(d["patches"]),
+        complete=d["complete"],
+        previous_version=d.get("previous_version"),
+        received_trailers=tuple(
+            ReceivedTrailer(_trailer(r), r["message_id"], r["target"])
+            for r in d.get("received_trailers", ())
+        ),
+        replies=tuple(d.get("replies", ())),
+        pull_request=d.get("pull_request", False),
+    )
+

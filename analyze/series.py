@@ -1,0 +1,363 @@
+"""Series assembly, the way Patchwork does it, and versions linked across threads.
+
+Covers, patches and pull requests are taken in (date, key) order, so the result does not depend
+on the order mail arrived in. Each joins a series found by its references (its own id, then
+In-Reply-To, then References nearest first), else by series markers (same submitter, version
+and total within 12 hours), else starts a new one. Patchwork's fixtures (tests/data/series)
+encode the cases: out-of-order arrival, a new version threaded under the old one, the same
+patch sent twice, `3/2` extra patches, a v3 cover whose patches say no version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from itertools import islice
+from urllib.parse import unquote
+
+from analyze.model import Message, ReceivedTrailer, Series
+from analyze.threads import Threads, build_threads, clean_name, sort_key, unique_messages
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MARKER_WINDOW = timedelta(hours=12)  # Patchwork's window for grouping unthreaded mail
+# How many candidate series one reference (or one submitter's window) may offer. Patchwork
+# looks at one only; a few more let a resend find its place, and a flood of the same patch
+# (Patchwork's bugs-spamming, or hostile mail) stays linear.
+SCAN_LIMIT = 32
+
+# Trailers a reviewer gives; Signed-off-by and Co-developed-by only ever come from authors.
+_AUTHOR_ONLY = frozenset({"signed-off-by", "co-developed-by"})
+
+# `https://lore.kernel.org/netdev/<msgid>/`, `/r/<msgid>`, `/all/<msgid>`; b4 writes
+# "Link to v1: https://lore.kernel.org/r/<msgid>" in its cover letters.
+_LORE = re.compile(
+    r"https?://(?:lore\.kernel\.org/[A-Za-z0-9._-]+|patch\.msgid\.link)/([^\s/<>\"]+)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(eq=False)
+class _Draft:
+    """A series while it is being built (mutable; frozen into `Series` at the end)."""
+
+    number: int  # creation order, for deterministic tie-breaks
+    version: int
+    version_written: bool
+    submitter: str
+    cover: Message | None = None
+    patches: dict[int, list[Message]] = field(default_factory=dict)  # index -> messages
+    pull_request: Message | None = None
+    start: datetime | None = None  # the earliest member's date
+
+    def members(self) -> list[Message]:
+        out = [m for group in self.patches.values() for m in group]
+        if self.cover is not None:
+            out.append(self.cover)
+        if self.pull_request is not None:
+            out.append(self.pull_request)
+        return sorted(out, key=sort_key)
+
+    def cover_has_version(self) -> bool:
+        return self.cover is not None and self.cover.subject.version_written
+
+
+def assemble_series(
+    messages: Iterable[Message], threads: Threads | None = None
+) -> tuple[Series, ...]:
+    """Group covers, patches and pull requests into series, ordered by date then id."""
+    ordered = unique_messages(messages)
+    if threads is None:
+        threads = build_threads(ordered)
+
+    drafts: list[_Draft] = []
+    members_of: dict[str, list[_Draft]] = {}  # member key -> its series
+    carried_by: dict[str, dict[_Draft, None]] = {}  # referenced id -> series carrying it
+    by_submitter: dict[str, list[_Draft]] = {}
+
+    for message in ordered:
+        if not _is_member_kind(message):
+            continue
+        if message.kind == "pull_request":
+            draft = _new_draft(drafts, message)
+            draft.pull_request = message
+            draft.start = message.date
+            members_of.setdefault(message.key, []).append(draft)
+            continue
+        sent_by = by_submitter.setdefault(message.from_addr.lower(), [])
+        draft = _by_references(message, members_of, carried_by) or _by_markers(message, sent_by)
+        if draft is None:
+            draft = _new_draft(drafts, message)
+            sent_by.append(draft)
+        _add(draft, message)
+        members_of.setdefault(message.key, []).append(draft)
+        for ref in (message.in_reply_to, *message.references):
+            if ref:
+                carried_by.setdefault(ref, {})[draft] = None
+
+    member_series = {m.key: d for d in drafts for m in d.members()}
+    replies, received = _replies(ordered, threads, member_series)
+    series = [_freeze(d, replies.get(id(d), []), received.get(id(d), [])) for d in drafts]
+    series = _link_versions(series, drafts, member_series)
+    return tuple(sorted(series, key=lambda s: (s.date is None, s.date or _EPOCH, s.id)))
+
+
+def series_of(series: Iterable[Series]) -> dict[str, Series]:
+    """Map every cover, patch and pull request key to the series it belongs to."""
+    out: dict[str, Series] = {}
+    for one in series:
+        for key in (one.cover, *one.patches):
+            if key is not None:
+                out[key] = one
+    return out
+
+
+def _is_member_kind(message: Message) -> bool:
+    # Patchwork treats any `Re:` mail as a comment, even with a diff in it (a reviewer's
+    # suggested fix must not start a series of its own).
+    if message.subject.reply:
+        return False
+    return message.kind in ("cover", "patch", "pull_request")
+
+
+def _index(message: Message) -> int:
+    """The slot a message takes: 0 for a cover; a bare [PATCH] counts as 1 of 1."""
+    if message.kind == "cover":
+        return 0
+    return message.subject.index if message.subject.index is not None else 1
+
+
+def _total(message: Message) -> int:
+    return message.subject.total if message.subject.total is not None else 1
+
+
+def _new_draft(drafts: list[_Draft], message: Message) -> _Draft:
+    draft = _Draft(
+        number=len(drafts),
+        version=message.subject.version,
+        version_written=message.subject.version_written,
+        submitter=message.from_addr.lower(),
+    )
+    drafts.append(draft)
+    return draft
+
+
+def _add(draft: _Draft, message: Message) -> None:
+    if message.date is not None and (draft.start is None or message.date < draft.start):
+        draft.start = message.date
+    if message.kind == "cover":
+        draft.cover = message
+    else:
+        draft.patches.setdefault(_index(message), []).append(message)
+
+
+def _fits(draft: _Draft, message: Message) -> bool:
+    """Same version (or none written under a versioned cover), and the slot still free."""
+    if draft.pull_request is not None:
+        return False
+    subject = message.subject
+    # base-different-versions: cover `[PATCH net-next v3 0/4]`, patches `[PATCH n/4]`.
+    same_version = subject.version == draft.version or (
+        not subject.version_written and draft.cover_has_version()
+    )
+    if not same_version:
+        return False
+    if message.kind == "cover":
+        return draft.cover is None
+    return _index(message) not in draft.patches
+
+
+def _by_references(
+    message: Message,
+    members_of: Mapping[str, list[_Draft]],
+    carried_by: Mapping[str, dict[_Draft, None]],
+) -> _Draft | None:
+    refs = [message.key, message.in_reply_to, *reversed(message.references)]
+    for ref in refs:
+        if not ref:
+            continue
+        members = members_of.get(ref, ())[:SCAN_LIMIT]
+        carriers = islice(carried_by.get(ref, {}), SCAN_LIMIT)
+        for draft in (*members, *carriers):
+            if _fits(draft, message):
+                return draft
+    return None
+
+
+def _by_markers(message: Message, sent_by: list[_Draft]) -> _Draft | None:
+    """The most recent series of this submitter with the same version and total, 12 h around."""
+    if message.date is None:
+        return None
+    # Mail is taken in date order, so `sent_by` (creation order) is in start order too:
+    # walk back from the newest and stop once out of the window.
+    for scanned, draft in enumerate(reversed(sent_by)):
+        if scanned >= SCAN_LIMIT:
+            break
+        if draft.start is None:
+            continue
+        if abs(message.date - draft.start) > MARKER_WINDOW:
+            if draft.start < message.date:
+                break
+            continue
+        if _fits(draft, message) and _draft_total(draft) == _total(message):
+            return draft
+    return None
+
+
+def _draft_total(draft: _Draft) -> int | None:
+    if draft.cover is not None:
+        return _total(draft.cover)
+    for index in sorted(draft.patches):
+        return _total(draft.patches[index][0])
+    return None
+
+
+def _replies(
+    ordered: tuple[Message, ...], threads: Threads, member_series: Mapping[str, _Draft]
+) -> tuple[dict[int, list[str]], dict[int, list[ReceivedTrailer]]]:
+    """Replies under each series, and the trailers they give (own lines only, not quotes)."""
+    replies: dict[int, list[str]] = {}
+    received: dict[int, list[ReceivedTrailer]] = {}
+    for message in ordered:
+        if message.key in member_series:
+            continue
+        target = next((up for up in threads.ancestors(message.key) if up in member_series), None)
+        if target is None:
+            continue
+        draft = member_series[target]
+        replies.setdefault(id(draft), []).append(message.key)
+        if message.kind != "reply":
+            continue
+        for trailer in message.trailers:
+            if trailer.key.lower() in _AUTHOR_ONLY or not trailer.key.lower().endswith("-by"):
+                continue
+            if not _given_unquoted(message, trailer.key):
+                continue
+            received.setdefault(id(draft), []).append(
+                ReceivedTrailer(trailer=trailer, message_id=message.key, target=target)
+            )
+    return replies, received
+
+
+def _given_unquoted(message: Message, key: str) -> bool:
+    """True when a depth-0 line starts with the trailer (a quoted ack is someone else's)."""
+    lines, depths = message.body.lines, message.body.depths
+    if not lines:
+        return True  # no body to check against: trust the parser's own trailers
+    prefix = key.lower() + ":"
+    return any(
+        not depth and line.lstrip().lower().startswith(prefix)
+        for line, depth in zip(lines, depths, strict=False)
+    )
+
+
+def _freeze(draft: _Draft, replies: list[str], received: list[ReceivedTrailer]) -> Series:
+    patches = [m for index in sorted(draft.patches) for m in draft.patches[index]]
+    if draft.pull_request is not None:
+        pull = draft.pull_request
+        return Series(
+            id=_series_id(pull.key),
+            name=pull.subject.name or pull.subject.raw,
+            version=pull.subject.version,
+            total=None,
+            tree=pull.subject.tree,
+            author=pull.from_display,
+            date=pull.date,
+            cover=pull.key,  # the pull request plays the cover letter's part
+            patches=(),
+            complete=None,
+            replies=tuple(replies),
+            received_trailers=tuple(received),
+            pull_request=True,
+        )
+    anchor = draft.cover or patches[0]
+    named = draft.cover or patches[0]
+    total = _draft_total(draft)
+    complete = None if total is None else all(i in draft.patches for i in range(1, total + 1))
+    tree = next((m.subject.tree for m in (anchor, *patches) if m.subject.tree), None)
+    return Series(
+        id=_series_id(anchor.key),
+        name=named.subject.name,
+        version=draft.version,
+        total=total,
+        tree=tree,
+        author=anchor.from_display,
+        date=draft.start,
+        cover=draft.cover.key if draft.cover else None,
+        patches=tuple(m.key for m in patches),
+        complete=complete,
+        replies=tuple(replies),
+        received_trailers=tuple(received),
+    )
+
+
+def _series_id(anchor_key: str) -> str:
+    return "s" + hashlib.sha1(anchor_key.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def _link_versions(
+    series: list[Series], drafts: list[_Draft], member_series: Mapping[str, _Draft]
+) -> list[Series]:
+    """Second pass: `previous_version` by change-id, then name and author, then a lore link."""
+    by_draft = {id(d): s for d, s in zip(drafts, series, strict=True)}
+    by_change: dict[str, list[Series]] = {}
+    by_name: dict[tuple[str, str], list[Series]] = {}
+    change_ids: dict[int, set[str]] = {}
+    for draft, one in zip(drafts, series, strict=True):
+        if one.pull_request:
+            continue
+        change_ids[id(draft)] = {m.change_id for m in draft.members() if m.change_id}
+        for change_id in change_ids[id(draft)]:
+            by_change.setdefault(change_id, []).append(one)
+        by_name.setdefault((draft.submitter, clean_name(one.name)), []).append(one)
+
+    out = []
+    for draft, one in zip(drafts, series, strict=True):
+        if one.pull_request:
+            out.append(one)
+            continue
+        same_change = [s for c in sorted(change_ids[id(draft)]) for s in by_change[c]]
+        same_name = by_name[(draft.submitter, clean_name(one.name))]
+        previous = (
+            _latest([s for s in same_change if _older(s, one)])
+            or _latest([s for s in same_name if s.version < one.version])
+            or _linked(draft, one, member_series, by_draft)
+        )
+        out.append(replace(one, previous_version=previous.id if previous else None))
+    return out
+
+
+def _older(candidate: Series, one: Series) -> bool:
+    """Whether `candidate` can precede `one`: a lower version, or the same one sent earlier."""
+    if candidate.id == one.id:
+        return False
+    if candidate.version != one.version:
+        return candidate.version < one.version
+    if candidate.date is None or one.date is None:
+        return False
+    return (candidate.date, candidate.id) < (one.date, one.id)
+
+
+def _latest(candidates: list[Series]) -> Series | None:
+    if not candidates:
+        return None
+    return max(candidates, key=lambda s: (s.version, s.date is not None, s.date or _EPOCH, s.id))
+
+
+def _linked(
+    draft: _Draft, one: Series, member_series: Mapping[str, _Draft], by_draft: Mapping[int, Series]
+) -> Series | None:
+    """The series a lore link in the cover letter (else the patches) points at."""
+    sources = [draft.cover] if draft.cover is not None else draft.members()
+    for message in sources:
+        for line in message.body.lines:
+            for match in _LORE.finditer(line):
+                msgid = unquote(match.group(1)).strip(".,;:)>]'\"")
+                other = member_series.get(msgid)
+                if other is None or other is draft or other.pull_request is not None:
+                    continue
+                if _older(by_draft[id(other)], one):
+                    return by_draft[id(other)]
+    return None

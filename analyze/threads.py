@@ -1,0 +1,165 @@
+"""Threading: who answers whom.
+
+The parent of a message is its In-Reply-To, else the nearest References entry found in the
+input (else the last one as written), else — only for mail with neither header, like
+lists.openwall.net pages — the earliest earlier message whose subject name matches `Re: X`.
+Parents missing from the input are kept as the header value; References of their children
+still say what lies above them, so walking up does not stop at a gap in the archive.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import MappingProxyType
+
+from analyze.model import Message
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, eq=False)
+class Threads:
+    """Thread structure over a set of messages, keyed by `Message.key`."""
+
+    parent: Mapping[str, str | None]  # every input key -> parent id (maybe not in the input)
+    root: Mapping[str, str]  # every input key -> top of its thread (maybe not in the input)
+    children: Mapping[str, tuple[str, ...]]  # id -> child keys oldest first, then missing ids
+    above_missing: Mapping[str, str]  # missing id -> its parent as a child's References say
+
+    def ancestors(self, key: str) -> Iterator[str]:
+        """Yield the ids above `key`, nearest first; ids missing from the input included."""
+        return _walk(key, self.parent, self.above_missing)
+
+    def thread(self, root: str) -> tuple[str, ...]:
+        """The known keys whose thread top is `root`, in walk order (parents before children)."""
+        out: list[str] = []
+        stack = [root]
+        seen: set[str] = set()
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            if node in self.parent:
+                out.append(node)
+            stack.extend(reversed(self.children.get(node, ())))
+        return tuple(out)
+
+
+def sort_key(message: Message) -> tuple:
+    """Deterministic processing order: date (undated last), then key, then content."""
+    date = message.date
+    return (date is None, date or _EPOCH, message.key, message.content_hash)
+
+
+def unique_messages(messages: Iterable[Message]) -> tuple[Message, ...]:
+    """Messages in processing order, one per key (lore can serve two mails under one id)."""
+    out: dict[str, Message] = {}
+    for message in sorted(messages, key=sort_key):
+        out.setdefault(message.key, message)
+    return tuple(out.values())
+
+
+def clean_name(name: str) -> str:
+    """A subject name reduced for comparison: lowercased, whitespace collapsed."""
+    return _SPACE.sub(" ", name).strip().lower()
+
+
+def build_threads(messages: Iterable[Message]) -> Threads:
+    """Link every message to its parent and thread root; the result ignores input order."""
+    ordered = unique_messages(messages)
+    known = {m.key for m in ordered}
+    parent: dict[str, str | None] = {}
+    above_missing: dict[str, str] = {}
+    first_by_name: dict[str, Message] = {}
+
+    for message in ordered:
+        wanted = _header_parent(message, known)
+        if wanted is None and message.in_reply_to is None and not message.references:
+            wanted = _subject_parent(message, first_by_name)
+        if wanted is not None and _would_loop(message.key, wanted, parent, above_missing):
+            wanted = None  # hostile or broken headers: A answers B answers A
+        parent[message.key] = wanted
+        _note_missing(message, known, above_missing, parent)
+        if not message.subject.reply:
+            first_by_name.setdefault(clean_name(message.subject.name), message)
+
+    children: dict[str, list[str]] = {}
+    for message in ordered:
+        up = parent[message.key]
+        if up is not None:
+            children.setdefault(up, []).append(message.key)
+    for missing, upper in sorted(above_missing.items()):
+        children.setdefault(upper, []).append(missing)  # bridges a gap in the archive
+
+    root: dict[str, str] = {}
+    for message in ordered:
+        chain = list(_walk(message.key, parent, above_missing))
+        root[message.key] = chain[-1] if chain else message.key
+    return Threads(
+        parent=MappingProxyType(parent),
+        root=MappingProxyType(root),
+        children=MappingProxyType({k: tuple(v) for k, v in children.items()}),
+        above_missing=MappingProxyType(above_missing),
+    )
+
+
+def _walk(
+    key: str, parent: Mapping[str, str | None], above_missing: Mapping[str, str]
+) -> Iterator[str]:
+    seen = {key}
+    current = parent[key] if key in parent else above_missing.get(key)
+    while current is not None and current not in seen:
+        yield current
+        seen.add(current)
+        current = parent[current] if current in parent else above_missing.get(current)
+
+
+def _header_parent(message: Message, known: set[str]) -> str | None:
+    own = message.key
+    if message.in_reply_to and message.in_reply_to != own:
+        return message.in_reply_to
+    refs = [r for r in message.references if r and r != own]
+    for ref in reversed(refs):
+        if ref in known:
+            return ref
+    return refs[-1] if refs else None
+
+
+def _subject_parent(message: Message, first_by_name: dict[str, Message]) -> str | None:
+    # openwall pages carry no threading headers at all: "Re: X" answers the first "X".
+    if not message.subject.reply or message.date is None:
+        return None
+    original = first_by_name.get(clean_name(message.subject.name))
+    if original is None or original.date is None or original.date >= message.date:
+        return None
+    return original.key
+
+
+def _note_missing(
+    message: Message, known: set[str], above_missing: dict[str, str], parent: dict
+) -> None:
+    """Remember, for ids missing from the input, what a child's References put above them."""
+    refs = [r for r in message.references if r]
+    for lower, upper in zip(refs[1:], refs[:-1], strict=False):
+        if lower in known or lower in above_missing or lower == upper:
+            continue
+        if not _would_loop(lower, upper, parent, above_missing):
+            above_missing[lower] = upper
+
+
+def _would_loop(
+    key: str, wanted: str, parent: Mapping[str, str | None], above_missing: Mapping[str, str]
+) -> bool:
+    seen: set[str] = set()
+    current: str | None = wanted
+    while current is not None and current not in seen:
+        if current == key:
+            return True
+        seen.add(current)
+        current = parent[current] if current in parent else above_missing.get(current)
+    return False

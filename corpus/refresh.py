@@ -1,0 +1,97 @@
+"""Keeping the store's derived records in step with its raw mail.
+
+Parse what is new (or everything, for `analyze --all`), save each message's analysis, then
+rebuild the series from every stored analysis: series assembly needs the whole picture (a
+patch can arrive before its cover), and rebuilding it from the stored documents is cheap
+next to parsing mail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from analyze.errors import BadInput
+from analyze.limits import DEFAULT_LIMITS, Limits
+from analyze.message import parse_message
+from analyze.model import Message, Problem
+from analyze.pipeline import ANALYZER_VERSION
+from analyze.serialize import message_from_dict, message_to_dict, series_to_dict
+from analyze.series import assemble_series
+
+from .store import AnalysisRecord, SeriesRecord, Store
+
+BATCH = 1000
+
+
+@dataclass(frozen=True)
+class RefreshResult:
+    analyzed: int
+    series: int
+    problems: tuple[Problem, ...]
+    warnings: tuple[Problem, ...] = ()  # odd but not fatal: the mail was analysed
+
+
+def analyze_rows(
+    store: Store,
+    rows: Iterable[int] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    progress: Callable[[int], None] | None = None,
+    everything: bool = False,
+) -> RefreshResult:
+    """Analyze the given stored rows (default: those not analyzed by this version; with
+    `everything`, all), then rebuild every series. A mail that cannot be understood stays
+    stored and is reported."""
+    todo: Iterable[int] | None
+    if everything:
+        todo = None  # iter_raw(None) streams every stored message
+    else:
+        todo = list(rows) if rows is not None else store.unanalyzed_rows(ANALYZER_VERSION)
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+    analyzed = 0
+    pending: list[AnalysisRecord] = []
+    with store.batch():
+        for raw in store.iter_raw(todo):
+            try:
+                message = parse_message(raw.data, raw.origin, limits)
+            except BadInput as exc:
+                problems.append(Problem(raw.origin or f"message row {raw.row}", str(exc)))
+                continue
+            warnings += [Problem(raw.origin, w) for w in message.warnings]
+            pending.append(
+                AnalysisRecord.from_message(
+                    raw.row, message, analyzer_version=ANALYZER_VERSION, doc=message_to_dict(message)
+                )
+            )
+            analyzed += 1
+            if len(pending) >= BATCH:
+                store.save_analyses(pending)
+                pending.clear()
+            if progress:
+                progress(1)
+        store.save_analyses(pending)
+    series_count = rebuild_series(store)
+    return RefreshResult(analyzed, series_count, tuple(problems), tuple(warnings))
+
+
+def stored_messages(store: Store) -> list[Message]:
+    """Every analysed message, rebuilt from its stored document (cover letters with their
+    body, which series assembly reads for links to earlier versions)."""
+    messages = []
+    for doc in store.iter_message_docs():
+        body = ""
+        if doc["kind"] == "cover":
+            raw = store.get_raw(doc["key"])
+            if raw is not None:
+                body = parse_message(raw).body.text
+        messages.append(message_from_dict(doc, body))
+    return messages
+
+
+def rebuild_series(store: Store) -> int:
+    series = assemble_series(stored_messages(store))
+    store.save_series(
+        (SeriesRecord.from_series(s, doc=series_to_dict(s)) for s in series), replace_all=True
+    )
+    return len(series)

@@ -1,0 +1,191 @@
+"""The store's schema: ordered migrations and the connection factory.
+
+Like b4's `SCHEMA_VERSION` plus ordered upgrades, and sqlite-utils' connection helpers. This is
+the only module that writes DDL. `PRAGMA user_version` holds the number of migrations applied;
+`PRAGMA application_id` marks a file as a patchperf store, so we never add our tables to some
+other program's database.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from analyze.errors import StoreError
+
+# 'pprf' in ASCII: `file(1)` and `PRAGMA application_id` show what the file is.
+APPLICATION_ID = 0x70707266
+BUSY_TIMEOUT_MS = 5000
+
+# Each entry is one migration: statements applied in one transaction, after which
+# user_version is its 1-based position. Append only; never edit an entry once released.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        # Raw bytes verbatim. A message is keyed by its Message-ID when it has one, else by the
+        # sha256 of its bytes (content_hash is unique in any case).
+        """
+        CREATE TABLE messages (
+            id INTEGER PRIMARY KEY,
+            message_id TEXT UNIQUE,
+            content_hash TEXT NOT NULL UNIQUE,
+            raw BLOB NOT NULL,
+            fmt TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            ingested_at TEXT NOT NULL
+        ) STRICT
+        """,
+        # lore serves several messages under one Message-ID: the first stored is the message,
+        # the others are kept here as its variants.
+        """
+        CREATE TABLE variants (
+            id INTEGER PRIMARY KEY,
+            message_row INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            content_hash TEXT NOT NULL UNIQUE,
+            raw BLOB NOT NULL,
+            fmt TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            ingested_at TEXT NOT NULL
+        ) STRICT
+        """,
+        "CREATE INDEX variants_message_row ON variants(message_row)",
+        # Derived, recomputable (`patchperf analyze --all`): a few columns to select and sort
+        # by, and the analysed message as JSON for the renderers.
+        """
+        CREATE TABLE analyses (
+            message_row INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+            analyzer_version TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            subject TEXT,
+            from_display TEXT,
+            date TEXT,
+            date_utc TEXT,
+            tree TEXT,
+            doc TEXT NOT NULL
+        ) STRICT
+        """,
+        "CREATE INDEX analyses_date_utc ON analyses(date_utc)",
+        "CREATE INDEX analyses_kind ON analyses(kind)",
+        """
+        CREATE TABLE series (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            total INTEGER,
+            tree TEXT,
+            author TEXT,
+            date_utc TEXT,
+            complete INTEGER,
+            doc TEXT NOT NULL
+        ) STRICT
+        """,
+        "CREATE INDEX series_date_utc ON series(date_utc)",
+        # message_key is not a foreign key: a series may name a patch that was never stored
+        # (a thread fetched in part).
+        """
+        CREATE TABLE series_members (
+            series_id TEXT NOT NULL REFERENCES series(id) ON DELETE CASCADE,
+            message_key TEXT NOT NULL,
+            role TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (series_id, message_key)
+        ) STRICT
+        """,
+        "CREATE INDEX series_members_message_key ON series_members(message_key)",
+        # claims, scenarios and simulator runs arrive as later migrations (the claims issue).
+    ),
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+    """Open `path`, set the connection pragmas and bring the schema up to date.
+
+    Autocommit mode (`isolation_level=None`): the store opens its transactions explicitly.
+    Raises StoreError naming the file when it is not a SQLite database, not a patchperf
+    store, newer than this version knows, or cannot be opened or migrated.
+    """
+    uri = f"{path.resolve().as_uri()}?mode={'ro' if readonly else 'rwc'}"
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open the store ({exc})") from exc
+    try:
+        _configure(conn, path, readonly=readonly)
+        _migrate(conn, path, readonly=readonly)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _configure(conn: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # The first read of the file: "file is not a database" surfaces here.
+        conn.execute("PRAGMA schema_version").fetchone()
+        conn.execute("PRAGMA foreign_keys = ON")
+        if not readonly:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{path}: cannot switch the store to WAL mode (got {mode})")
+        conn.execute("PRAGMA synchronous = NORMAL")
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: {describe_error(exc)}") from exc
+
+
+def _migrate(conn: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
+    try:
+        version = _check_identity(conn, path)
+        if version == SCHEMA_VERSION:
+            return
+        if readonly:
+            raise StoreError(
+                f"{path}: the store has schema version {version}, this patchperf needs "
+                f"{SCHEMA_VERSION}; open it once for writing to upgrade it"
+            )
+        # IMMEDIATE: two processes opening a fresh file at once migrate it one after the other.
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = _check_identity(conn, path)
+            for number in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[number - 1]:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot prepare the store ({describe_error(exc)})") from exc
+
+
+def _check_identity(conn: sqlite3.Connection, path: Path) -> int:
+    """Return the schema version, refusing files that are not ours or are too new."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    if app_id not in (0, APPLICATION_ID):
+        raise StoreError(f"{path}: not a patchperf store (application_id {app_id:#x})")
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{path}: the store has schema version {version}, newer than this patchperf "
+            f"knows ({SCHEMA_VERSION}); upgrade patchperf"
+        )
+    if version == 0:
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if tables:
+            raise StoreError(f"{path}: a SQLite database, but not a patchperf store")
+    return version
+
+
+def describe_error(exc: sqlite3.Error) -> str:
+    """A one-line, user-facing reason for a SQLite failure."""
+    text = str(exc)
+    if "not a database" in text:
+        return "not a SQLite database, or corrupt (left untouched)"
+    if "readonly" in text or "read-only" in text:
+        return "the store is read-only (check the file's and its folder's permissions)"
+    if "locked" in text or "busy" in text:
+        return f"the store is locked by another process (waited {BUSY_TIMEOUT_MS} ms)"
+    return text

@@ -1,0 +1,632 @@
+"""The store: one SQLite file holding raw mail verbatim and what analysis made of it.
+
+All SQL lives here (DDL in `corpus.schema`); every value is a bound parameter. Writes happen in
+explicit transactions: one per call, or one per chunk inside `Store.batch()`, so a crash loses
+at most the open chunk and never leaves half a message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from analyze.errors import StoreError
+from analyze.model import Message, Series
+from corpus import schema
+from ingest.raw import RawMail
+
+AddStatus = Literal["new", "duplicate", "variant"]
+DEFAULT_COMMIT_EVERY = 1000
+_CHUNK = 500  # rows per `IN (...)` query: far below SQLite's 32,766 bound variables
+
+_MESSAGE_KEY = "coalesce(m.message_id, 'sha256:' || m.content_hash)"
+
+
+@dataclass(frozen=True)
+class AddResult:
+    """What `add_raw` did: stored a new message, found a duplicate, or kept a variant."""
+
+    status: AddStatus
+    row: int  # the message row (for a variant or duplicate: the message it belongs to)
+    key: str  # the message key: its Message-ID, or `sha256:<hash>` when it has none
+
+
+@dataclass(frozen=True)
+class StoredRaw:
+    row: int
+    data: bytes
+    origin: str
+    fmt: str
+
+
+@dataclass(frozen=True)
+class StoreCounts:
+    messages: int
+    variants: int
+    analyses: int
+    series: int
+
+
+@dataclass(frozen=True)
+class AnalysisRecord:
+    """The derived row of one message; `doc` is its JSON shape, made by the caller."""
+
+    message_row: int
+    analyzer_version: str
+    kind: str
+    doc: Mapping[str, Any] | str
+    subject: str | None = None
+    from_display: str | None = None
+    date: datetime | None = None
+    tree: str | None = None
+
+    @classmethod
+    def from_message(
+        cls, message_row: int, message: Message, *, analyzer_version: str,
+        doc: Mapping[str, Any] | str,
+    ) -> AnalysisRecord:
+        """Build the record of `message`, stored at `message_row`."""
+        return cls(
+            message_row=message_row, analyzer_version=analyzer_version, kind=message.kind,
+            doc=doc, subject=message.subject.raw, from_display=message.from_display,
+            date=message.date, tree=message.subject.tree,
+        )
+
+
+@dataclass(frozen=True)
+class SeriesRecord:
+    """One series to store; `doc` is its JSON shape, made by the caller."""
+
+    id: str
+    name: str
+    version: int
+    doc: Mapping[str, Any] | str
+    total: int | None = None
+    tree: str | None = None
+    author: str | None = None
+    date: datetime | None = None
+    complete: bool | None = None
+    cover: str | None = None
+    patches: tuple[str, ...] = ()
+    replies: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def from_series(cls, series: Series, *, doc: Mapping[str, Any] | str) -> SeriesRecord:
+        """Build the record of `series`."""
+        return cls(
+            id=series.id, name=series.name, version=series.version, doc=doc,
+            total=series.total, tree=series.tree, author=series.author, date=series.date,
+            complete=series.complete, cover=series.cover, patches=series.patches,
+            replies=series.replies,
+        )
+
+
+def resolve_db_path(url_or_path: str | os.PathLike[str] | None = None) -> Path:
+    """The store file for `--db URL_OR_PATH`: a path, or `sqlite:///path`; None → default."""
+    if url_or_path is None:
+        return default_db_path()
+    text = os.fspath(url_or_path)
+    if text.startswith("sqlite:///"):
+        # SQLAlchemy's spelling: sqlite:///relative/file.db, sqlite:////absolute/file.db
+        text = text[len("sqlite:///"):]
+    elif "://" in text:
+        raise StoreError(f"{text}: unsupported store URL (a path or sqlite:///path)")
+    if not text:
+        raise StoreError("empty store path")
+    return Path(text).expanduser()
+
+
+def default_db_path() -> Path:
+    """`$PATCHPERF_DB` if set, else `patchperf.db` in the user data dir."""
+    env = os.environ.get("PATCHPERF_DB")
+    if env:
+        return resolve_db_path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("patchperf")) / "patchperf.db"
+
+
+def content_hash(data: bytes) -> str:
+    """sha256 hex of the raw bytes: the identity of a message with no Message-ID."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def normalize_message_id(message_id: str | None) -> str | None:
+    """A Message-ID without angle brackets or surrounding space; None when empty."""
+    if message_id is None:
+        return None
+    mid = message_id.strip()
+    if mid.startswith("<") and mid.endswith(">"):
+        mid = mid[1:-1].strip()
+    return mid or None
+
+
+class Store:
+    """A patchperf store. Use `Store.open(path)`; a context manager that closes the file."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+        self._batch_depth = 0
+        self._commit_every = DEFAULT_COMMIT_EVERY
+        self._pending = 0
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, readonly: bool = False) -> Store:
+        """Open (creating it and its folders if needed) the store at `path`.
+
+        `path` may also be a `sqlite:///` URL. Raises StoreError naming the file.
+        """
+        file = resolve_db_path(path)
+        if not readonly:
+            try:
+                file.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"{file}: cannot create its folder ({exc.strerror})") from exc
+        elif not file.exists():
+            raise StoreError(f"{file}: no such store")
+        if file.is_dir():
+            raise StoreError(f"{file}: is a folder, not a store file")
+        return cls(schema.connect(file, readonly=readonly), file)
+
+    def close(self) -> None:
+        """Close the file; an open batch is rolled back."""
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
+        self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- transactions ------------------------------------------------------------------------
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turn SQLite's operational failures into a StoreError naming the file."""
+        try:
+            yield
+        except (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError):
+            raise  # our own SQL is wrong: a bug, let it surface
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: {schema.describe_error(exc)}") from exc
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One transaction, or a part of the open batch's."""
+        if self._batch_depth:
+            yield
+            return
+        with self._guard():
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    @contextmanager
+    def batch(self, commit_every: int = DEFAULT_COMMIT_EVERY) -> Iterator[Store]:
+        """Group writes: commit every `commit_every` messages, roll back the open part on error.
+
+        What was committed stays; the rows written since the last commit are all undone, so
+        nothing is ever half-stored. Nested batches join the outer one.
+        """
+        if commit_every < 1:
+            raise ValueError("commit_every must be at least 1")
+        if self._batch_depth:
+            self._batch_depth += 1
+            try:
+                yield self
+            finally:
+                self._batch_depth -= 1
+            return
+        with self._guard():
+            self._conn.execute("BEGIN IMMEDIATE")
+        self._batch_depth, self._commit_every, self._pending = 1, commit_every, 0
+        try:
+            yield self
+        except BaseException:
+            self._batch_depth = 0
+            if self._conn.in_transaction:
+                with self._guard():
+                    self._conn.execute("ROLLBACK")
+            raise
+        self._batch_depth = 0
+        with self._guard():
+            self._conn.execute("COMMIT")
+
+    def _tick(self, count: int = 1) -> None:
+        """Count writes inside a batch; commit and start a new transaction every N."""
+        if not self._batch_depth:
+            return
+        self._pending += count
+        if self._pending >= self._commit_every:
+            with self._guard():
+                self._conn.execute("COMMIT")
+                self._conn.execute("BEGIN IMMEDIATE")
+            self._pending = 0
+
+    # -- raw mail ---------------------------------------------------------------------------
+
+    def add_raw(
+        self, data: bytes, *, message_id: str | None, fmt: str, origin: str
+    ) -> AddResult:
+        """Store one mail's bytes verbatim, once.
+
+        Same bytes as a stored message or variant → `duplicate`; a known Message-ID with other
+        bytes → `variant` (kept once under the first message); else → `new`. A mail without a
+        Message-ID is deduplicated by the sha256 of its bytes.
+        """
+        digest = content_hash(data)
+        mid = normalize_message_id(message_id)
+        with self._write(), self._guard():
+            result = self._add(data, digest, mid, fmt, origin)
+        self._tick()
+        return result
+
+    def _add(self, data: bytes, digest: str, mid: str | None, fmt: str, origin: str) -> AddResult:
+        conn = self._conn
+        hit = conn.execute(
+            f"SELECT m.id, {_MESSAGE_KEY} FROM messages m WHERE m.content_hash = ?"
+            f" UNION ALL SELECT m.id, {_MESSAGE_KEY} FROM variants v"
+            " JOIN messages m ON m.id = v.message_row WHERE v.content_hash = ? LIMIT 1",
+            (digest, digest),
+        ).fetchone()
+        if hit:
+            return AddResult("duplicate", hit[0], hit[1])
+        now = _now()
+        if mid is not None:
+            first = conn.execute("SELECT id FROM messages WHERE message_id = ?", (mid,)).fetchone()
+            if first:
+                conn.execute(
+                    "INSERT INTO variants (message_row, content_hash, raw, fmt, origin,"
+                    " ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (first[0], digest, data, fmt, origin, now),
+                )
+                return AddResult("variant", first[0], mid)
+        cur = conn.execute(
+            "INSERT INTO messages (message_id, content_hash, raw, fmt, origin, ingested_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (mid, digest, data, fmt, origin, now),
+        )
+        assert cur.lastrowid is not None
+        return AddResult("new", cur.lastrowid, mid if mid is not None else f"sha256:{digest}")
+
+    def add_raw_many(
+        self, items: Iterable[tuple[RawMail, str | None]], *,
+        commit_every: int = DEFAULT_COMMIT_EVERY,
+    ) -> list[AddResult]:
+        """Store many mails, each given with its Message-ID (or None), committing in chunks."""
+        results = []
+        with self.batch(commit_every):
+            for mail, message_id in items:
+                results.append(
+                    self.add_raw(mail.data, message_id=message_id, fmt=mail.fmt,
+                                 origin=mail.origin)
+                )
+        return results
+
+    def iter_raw(self, rows: Iterable[int] | None = None) -> Iterator[StoredRaw]:
+        """Stream the stored messages (all, or the given rows) in row order, a chunk at a time."""
+        select = "SELECT id, raw, origin, fmt FROM messages"
+        if rows is None:
+            last = 0
+            while True:
+                with self._guard():
+                    chunk = self._conn.execute(
+                        f"{select} WHERE id > ? ORDER BY id LIMIT {_CHUNK}", (last,)
+                    ).fetchall()
+                if not chunk:
+                    return
+                for row in chunk:
+                    yield StoredRaw(row[0], row[1], row[2], row[3])
+                last = chunk[-1][0]
+        wanted = sorted(set(rows))
+        for ids in _chunks(wanted):
+            with self._guard():
+                chunk = self._conn.execute(
+                    f"{select} WHERE id IN ({_marks(ids)}) ORDER BY id", ids
+                ).fetchall()
+            for row in chunk:
+                yield StoredRaw(row[0], row[1], row[2], row[3])
+
+    def get_raw(self, key: str) -> bytes | None:
+        """The bytes of the message with this key (Message-ID or `sha256:<hash>`)."""
+        row = self._row_for(key, "m.raw")
+        return row[0] if row else None
+
+    def variants_of(self, key: str) -> list[StoredRaw]:
+        """The other versions kept under the message with this key, oldest first."""
+        found = self._row_for(key, "m.id")
+        if not found:
+            return []
+        with self._guard():
+            rows = self._conn.execute(
+                "SELECT message_row, raw, origin, fmt FROM variants WHERE message_row = ?"
+                " ORDER BY id",
+                (found[0],),
+            ).fetchall()
+        return [StoredRaw(*row) for row in rows]
+
+    def unanalyzed_rows(self, analyzer_version: str | None = None) -> list[int]:
+        """Rows with no analysis, or (given a version) one made by another analyzer version."""
+        sql = (
+            "SELECT m.id FROM messages m LEFT JOIN analyses a ON a.message_row = m.id"
+            " WHERE a.message_row IS NULL"
+        )
+        params: tuple[str, ...] = ()
+        if analyzer_version is not None:
+            sql += " OR a.analyzer_version != ?"
+            params = (analyzer_version,)
+        with self._guard():
+            return [r[0] for r in self._conn.execute(sql + " ORDER BY m.id", params)]
+
+    # -- analyses ---------------------------------------------------------------------------
+
+    def save_analyses(self, items: Iterable[AnalysisRecord]) -> int:
+        """Store (replacing) the analyses of the given message rows; returns how many."""
+        count = 0
+        with self.batch():
+            for item in items:
+                self._save_analysis(item)
+                self._tick()
+                count += 1
+        return count
+
+    def _save_analysis(self, item: AnalysisRecord) -> None:
+        with self._guard():
+            self._conn.execute(
+                "INSERT OR REPLACE INTO analyses (message_row, analyzer_version, kind,"
+                " subject, from_display, date, date_utc, tree, doc)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    item.message_row, item.analyzer_version, item.kind, item.subject,
+                    item.from_display, item.date.isoformat() if item.date else None,
+                    _utc_text(item.date), item.tree, _json(item.doc),
+                ),
+            )
+
+    def get_message_doc(self, key: str) -> dict[str, Any] | None:
+        """The analysed message with this key (Message-ID or `sha256:<hash>`), or None."""
+        row = self._row_for(key, "a.doc", join_analysis=True)
+        return json.loads(row[0]) if row else None
+
+    def messages_since(self, since: datetime) -> list[dict[str, Any]]:
+        """Analysed messages dated at or after `since`, oldest first."""
+        with self._guard():
+            rows = self._conn.execute(
+                "SELECT doc FROM analyses WHERE date_utc >= ? ORDER BY date_utc, message_row",
+                (_utc_text(since),),
+            ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def iter_message_docs(self) -> Iterator[dict[str, Any]]:
+        """Every analysed message, by date (undated last), a chunk at a time."""
+        last: tuple[str, int] = ("", 0)
+        while True:
+            with self._guard():
+                # Keyset paging on (date_utc or '~', row): '~' sorts after any ISO date.
+                chunk = self._conn.execute(
+                    "SELECT coalesce(date_utc, '~') AS d, message_row, doc FROM analyses"
+                    " WHERE (d, message_row) > (?, ?) ORDER BY d, message_row"
+                    f" LIMIT {_CHUNK}",
+                    last,
+                ).fetchall()
+            if not chunk:
+                return
+            for row in chunk:
+                yield json.loads(row[2])
+            last = (chunk[-1][0], chunk[-1][1])
+
+    # -- series -----------------------------------------------------------------------------
+
+    def save_series(self, items: Iterable[SeriesRecord], *, replace_all: bool = False) -> int:
+        """Store the given series, replacing each one's row and members.
+
+        With `replace_all`, every other stored series is dropped first (after a full
+        `analyze --all`, grouping may have changed). Returns how many were saved.
+        """
+        count = 0
+        with self._write(), self._guard():
+            if replace_all:
+                self._conn.execute("DELETE FROM series")
+            for item in items:
+                self._save_one_series(item)
+                count += 1
+        self._tick(max(count, 1))
+        return count
+
+    def _save_one_series(self, item: SeriesRecord) -> None:
+        conn = self._conn
+        conn.execute("DELETE FROM series WHERE id = ?", (item.id,))  # cascades to members
+        conn.execute(
+            "INSERT INTO series (id, name, version, total, tree, author, date_utc, complete,"
+            " doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                item.id, item.name, item.version, item.total, item.tree, item.author,
+                _utc_text(item.date), None if item.complete is None else int(item.complete),
+                _json(item.doc),
+            ),
+        )
+        members = []
+        if item.cover:
+            members.append((item.id, item.cover, "cover", 0))
+        members += [(item.id, k, "patch", i) for i, k in enumerate(item.patches, 1)]
+        base = len(members)
+        members += [(item.id, k, "reply", base + i) for i, k in enumerate(item.replies)]
+        # OR IGNORE: a key listed twice (a patch re-sent inside its own thread) is one member.
+        conn.executemany(
+            "INSERT OR IGNORE INTO series_members (series_id, message_key, role, position)"
+            " VALUES (?, ?, ?, ?)",
+            members,
+        )
+
+    def load_series(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        """The series with these ids that are stored, in the order asked."""
+        found: dict[str, dict[str, Any]] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids))):
+            with self._guard():
+                for sid, doc in self._conn.execute(
+                    f"SELECT id, doc FROM series WHERE id IN ({_marks(chunk)})", chunk
+                ):
+                    found[sid] = json.loads(doc)
+        return [found[i] for i in ids if i in found]
+
+    def all_series(self) -> list[dict[str, Any]]:
+        """Every stored series, by date then id."""
+        return self._series_where("1", ())
+
+    def series_since(self, since: datetime) -> list[dict[str, Any]]:
+        """Series dated at or after `since`, by date then id."""
+        return self._series_where("date_utc >= ?", (_utc_text(since),))
+
+    def series_for(self, ident: str) -> list[dict[str, Any]]:
+        """The series with this id, else the series a message (Message-ID or key) belongs to."""
+        by_id = self._series_where("id = ?", (ident,))
+        if by_id:
+            return by_id
+        key = normalize_message_id(ident) or ident
+        return self._series_where(
+            "id IN (SELECT series_id FROM series_members WHERE message_key = ?)", (key,)
+        )
+
+    def _series_where(self, where: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+        # `where` is always one of this module's literals; user text only travels in params.
+        with self._guard():
+            rows = self._conn.execute(
+                f"SELECT doc FROM series WHERE {where} ORDER BY date_utc, id", params
+            ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    # -- whole-store views ------------------------------------------------------------------
+
+    def counts(self) -> StoreCounts:
+        """How many messages, variants, analyses and series are stored."""
+        with self._guard():
+            values = [
+                self._conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+                for table in ("messages", "variants", "analyses", "series")
+            ]
+        return StoreCounts(*values)
+
+    def check(self) -> None:
+        """Run SQLite's quick_check over the whole file; StoreError if it finds damage."""
+        with self._guard():
+            result = [r[0] for r in self._conn.execute("PRAGMA quick_check")]
+        if result != ["ok"]:
+            raise StoreError(f"{self.path}: the store is damaged ({result[0]})")
+
+    def journal_mode(self) -> str:
+        """The SQLite journal mode (`wal` for a writable store)."""
+        with self._guard():
+            return str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
+
+    def dump(self) -> dict[str, Any]:
+        """Everything stored, keyed by content rather than row ids, minus ingest times.
+
+        Two stores holding the same mail and results give equal dumps, whatever the order
+        things were added in (except which of several variants came first).
+        """
+        conn = self._conn
+        with self._guard():
+            variants: dict[int, list[dict[str, Any]]] = {}
+            for row, digest, fmt, origin, raw in conn.execute(
+                "SELECT message_row, content_hash, fmt, origin, raw FROM variants"
+            ):
+                variants.setdefault(row, []).append(
+                    {"content_hash": digest, "raw_sha256": content_hash(raw), "fmt": fmt,
+                     "origin": origin}
+                )
+            messages: dict[str, Any] = {}
+            for row, key, mid, digest, fmt, origin, raw in conn.execute(
+                f"SELECT m.id, {_MESSAGE_KEY}, m.message_id, m.content_hash, m.fmt, m.origin,"
+                " m.raw FROM messages m"
+            ):
+                messages[key] = {
+                    "message_id": mid, "content_hash": digest, "raw_sha256": content_hash(raw),
+                    "fmt": fmt, "origin": origin,
+                    "variants": sorted(variants.get(row, []), key=lambda v: v["content_hash"]),
+                }
+            analyses = {
+                key: {"analyzer_version": ver, "kind": kind, "subject": subj,
+                      "from_display": frm, "date": date, "date_utc": utc, "tree": tree,
+                      "doc": json.loads(doc)}
+                for key, ver, kind, subj, frm, date, utc, tree, doc in conn.execute(
+                    f"SELECT {_MESSAGE_KEY}, a.analyzer_version, a.kind, a.subject,"
+                    " a.from_display, a.date, a.date_utc, a.tree, a.doc"
+                    " FROM analyses a JOIN messages m ON m.id = a.message_row"
+                )
+            }
+            members: dict[str, list[list[Any]]] = {}
+            for sid, key, role, pos in conn.execute(
+                "SELECT series_id, message_key, role, position FROM series_members"
+                " ORDER BY series_id, position, message_key"
+            ):
+                members.setdefault(sid, []).append([key, role, pos])
+            series = {
+                sid: {"name": name, "version": ver, "total": total, "tree": tree,
+                      "author": author, "date_utc": utc, "complete": complete,
+                      "doc": json.loads(doc), "members": members.get(sid, [])}
+                for sid, name, ver, total, tree, author, utc, complete, doc in conn.execute(
+                    "SELECT id, name, version, total, tree, author, date_utc, complete, doc"
+                    " FROM series"
+                )
+            }
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        return {"schema_version": version, "messages": messages, "analyses": analyses,
+                "series": series}
+
+    def _row_for(self, key: str, columns: str, *, join_analysis: bool = False) -> Any:
+        join = " JOIN analyses a ON a.message_row = m.id" if join_analysis else ""
+        if key.startswith("sha256:"):
+            where, value = "m.content_hash = ?", key[len("sha256:"):]
+        else:
+            where, value = "m.message_id = ?", normalize_message_id(key) or key
+        with self._guard():
+            return self._conn.execute(
+                f"SELECT {columns} FROM messages m{join} WHERE {where}", (value,)
+            ).fetchone()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _utc_text(when: datetime | None) -> str | None:
+    """A sortable UTC timestamp `YYYY-MM-DDTHH:MM:SS`; a naive time is taken as UTC."""
+    if when is None:
+        return None
+    try:
+        if when.tzinfo is not None:
+            when = when.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:
+        return None  # year 1 with a western offset: a hostile Date header, not a date
+    # isoformat pads the year to 4 digits (strftime's %Y does not on glibc for years < 1000).
+    return when.replace(microsecond=0).isoformat()
+
+
+def _json(doc: Mapping[str, Any] | str) -> str:
+    if isinstance(doc, str):
+        return doc
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _chunks(values: list[Any]) -> Iterator[list[Any]]:
+    for start in range(0, len(values), _CHUNK):
+        yield values[start:start + _CHUNK]
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ", ".join("?" * len(values))

@@ -1,0 +1,283 @@
+"""The `patchperf` command: argument parsing over library functions, nothing more.
+
+Results go to stdout (JSON alone with `--format json`); progress, warnings and errors to
+stderr. Exit codes (ARCHITECTURE.md): 0 all inputs done; 1 done, but some inputs were
+rejected; 2 usage error or nothing usable at all. Only the project's own errors are turned
+into one-line messages: anything else is a bug and surfaces as one.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from analyze.errors import PatchperfError
+from analyze.limits import Limits
+from analyze.model import Problem
+
+from .since import parse_since
+
+FORMATS = ("table", "json", "markdown")
+EXIT_OK, EXIT_PARTIAL, EXIT_UNUSABLE = 0, 1, 2
+
+
+class Settings:
+    """Global options, which may be given before or after the subcommand."""
+
+    def __init__(self) -> None:
+        self.db: str | None = None
+        self.verbose = False
+        self.quiet = False
+
+
+def _settings(ctx: click.Context) -> Settings:
+    root = ctx.find_root()
+    if not isinstance(root.obj, Settings):
+        root.obj = Settings()
+    return root.obj
+
+
+def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    def callback(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+        if value not in (None, False):
+            setattr(_settings(ctx), name, value)
+
+    return callback
+
+
+def global_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option("--quiet", is_flag=True, expose_value=False, callback=_set("quiet"),
+                     help="Print no progress, only results and errors.")(f)
+    f = click.option("-v", "--verbose", is_flag=True, expose_value=False, callback=_set("verbose"),
+                     help="Say more on stderr.")(f)
+    f = click.option("--db", metavar="URL_OR_PATH", expose_value=False, callback=_set("db"),
+                     help="The store (default: $PATCHPERF_DB, else a file in the user data dir).")(f)
+    return f
+
+
+def _warn(problems: Sequence[Problem], level: str = "warning") -> None:
+    for problem in problems:
+        click.echo(f"patchperf: {level}: {problem}", err=True)
+
+
+def _exit_code(problems: Sequence[Problem], usable: int) -> int:
+    """2 when nothing usable was read; 1 when some input was rejected (a file skipped in a
+    folder for being no mail is only a warning); else 0."""
+    if usable == 0 and problems:
+        return EXIT_UNUSABLE
+    return EXIT_PARTIAL if any(not p.skipped for p in problems) else EXIT_OK
+
+
+def _open_store(ctx: click.Context):  # -> corpus.store.Store
+    from corpus.store import Store, default_db_path
+
+    settings = _settings(ctx)
+    return Store.open(settings.db if settings.db else default_db_path())
+
+
+@contextmanager
+def _progress(ctx: click.Context, label: str) -> Iterator[Callable[[int], None]]:
+    """A rich progress counter on stderr when it is a terminal and --quiet is off."""
+    settings = _settings(ctx)
+    if settings.quiet or not sys.stderr.isatty():
+        yield lambda _n: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), TextColumn("{task.completed:,}"),
+        TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda n: bar.advance(task, n)
+
+
+def _emit(doc: dict[str, Any], fmt: str, output: str | None = None) -> None:
+    """Write a report document in the chosen format to stdout or a file."""
+    if fmt == "json":
+        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    elif fmt == "markdown":
+        from .markdown import render_markdown
+
+        text = render_markdown(doc)
+    else:
+        from rich.console import Console
+
+        from .terminal import render_terminal
+
+        if output is None:
+            render_terminal(doc, Console(highlight=False, width=shutil.get_terminal_size((160, 40)).columns))
+            return
+        console = Console(record=True, highlight=False, width=160, file=open("/dev/null", "w"))  # noqa: SIM115
+        render_terminal(doc, console)
+        text = console.export_text()
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@global_options
+@click.version_option(package_name="patchperf")
+def cli() -> None:
+    """patchperf: read netdev threads, find the performance claims, check them."""
+
+
+@cli.command()
+@click.argument("sources", nargs=-1, required=True)
+@click.option("--no-analyze", is_flag=True, help="Only store; analyze later with `analyze --all`.")
+@global_options
+@click.pass_context
+def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool) -> None:
+    """Store new messages from files or folders, then analyze them."""
+    from corpus.refresh import analyze_rows
+    from ingest.run import ingest_paths
+
+    with _open_store(ctx) as store:
+        with _progress(ctx, "storing") as tick:
+            result = ingest_paths(store, sources, Limits.from_env(), progress=tick)
+        problems = list(result.problems)
+        summary = (f"{result.stored} new, {result.duplicates} already stored, "
+                   f"{result.variants} variants")
+        if not no_analyze:
+            with _progress(ctx, "analyzing") as tick:
+                refreshed = analyze_rows(store, result.new_rows, Limits.from_env(), progress=tick)
+            problems += refreshed.problems
+            _warn(refreshed.warnings)
+            summary += f"; {refreshed.analyzed} analyzed, {refreshed.series} series in the store"
+    _warn(problems)
+    click.echo(summary + (f"; {len(problems)} rejected" if problems else ""))
+    ctx.exit(_exit_code(problems, result.read))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--all", "all_", is_flag=True, help="Re-analyze everything stored.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@global_options
+@click.pass_context
+def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str) -> None:
+    """Analyze files in memory (the store is not touched), or everything stored (--all)."""
+    if all_ == bool(paths):
+        raise click.UsageError("give PATH... or --all (not both)")
+    if all_:
+        from corpus.refresh import analyze_rows
+
+        with _open_store(ctx) as store, _progress(ctx, "analyzing") as tick:
+            refreshed = analyze_rows(store, limits=Limits.from_env(), everything=True, progress=tick)
+        _warn(refreshed.warnings)
+        _warn(refreshed.problems)
+        click.echo(f"{refreshed.analyzed} analyzed, {refreshed.series} series in the store")
+        ctx.exit(_exit_code(refreshed.problems, refreshed.analyzed))
+
+    from analyze.pipeline import analyze_messages, parse_all
+    from ingest.local import read_sources
+    from ingest.raw import RawMail
+
+    read_problems: list[Problem] = []
+    limits = Limits.from_env()
+
+    def mails() -> Iterator[tuple[bytes, str]]:
+        for item in read_sources(paths, limits):
+            if isinstance(item, RawMail):
+                yield item.data, item.origin
+            else:
+                read_problems.append(item)
+
+    messages, parse_problems = parse_all(mails(), limits)
+    problems = read_problems + parse_problems
+    from .document import analysis_document
+
+    analysis = analyze_messages(messages, problems)
+    _warn([Problem(m.origin, w) for m in messages for w in m.warnings])
+    _warn(problems, "error" if not messages else "warning")
+    if messages:
+        _emit(analysis_document(analysis), fmt)
+    ctx.exit(_exit_code(problems, len(messages)))
+
+
+@cli.command()
+@click.argument("ident", required=False, metavar="[SERIES_ID|MESSAGE_ID]")
+@click.option("--all", "all_", is_flag=True, help="Everything stored.")
+@click.option("--since", default=None, metavar="AGE", help="Series and messages of the last AGE (7d, 12h, 2w) or since a date.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of stdout.")
+@global_options
+@click.pass_context
+def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None, fmt: str, output: str | None) -> None:
+    """Series and messages from the store (default: the last 7 days)."""
+    from corpus.query import select_document
+
+    if sum(map(bool, (ident, all_, since))) > 1:
+        raise click.UsageError("give one of SERIES_ID|MESSAGE_ID, --all, --since")
+    with _open_store(ctx) as store:
+        if ident:
+            doc = select_document(store, ident=ident)
+            if not doc["series"] and not doc["messages"]:
+                raise click.UsageError(f"{ident}: no such series or message in {store.path}")
+        elif all_:
+            doc = select_document(store)
+        else:
+            doc = select_document(store, since=parse_since(since or "7d"))
+    _emit(doc, fmt, output)
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--dir", "demo_dir", default=".demo", show_default=True, type=click.Path(file_okay=False),
+              help="Where the demo store is made (never the user's store).")
+@global_options
+@click.pass_context
+def demo(ctx: click.Context, fmt: str, demo_dir: str) -> None:
+    """Ingest the bundled corpus into a fresh demo store of its own and report on it."""
+    from corpus.bundled import bundled_threads
+    from corpus.query import select_document
+    from corpus.refresh import analyze_rows
+    from corpus.store import Store
+    from ingest.run import ingest_paths
+
+    path = Path(demo_dir) / "patchperf.db"
+    for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        stale.unlink(missing_ok=True)
+    with bundled_threads() as folder, Store.open(path) as store:
+        result = ingest_paths(store, sorted(folder.glob("*.mbox")))
+        refreshed = analyze_rows(store, result.new_rows)
+        doc = select_document(store)
+    problems = result.problems + list(refreshed.problems)
+    _warn(problems)
+    click.echo(f"demo store {path}: {result.stored} messages, {refreshed.series} series", err=True)
+    _emit(doc, fmt)
+    ctx.exit(_exit_code(problems, result.read))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: run the CLI, turning the project's own errors into one line each."""
+    try:
+        # Without standalone mode click returns ctx.exit()'s code instead of raising SystemExit.
+        code = cli.main(args=list(argv) if argv is not None else None, prog_name="patchperf",
+                        standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_UNUSABLE if exc.exit_code == 2 else exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("patchperf: interrupted", err=True)
+        return 130
+    except PatchperfError as exc:
+        click.echo(f"patchperf: error: {exc}", err=True)
+        return EXIT_UNUSABLE
+    return code if isinstance(code, int) else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""The terminal rendering: rich tables. Mail text enters only as `Text` built from inert
+strings, never as markup."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .document import Document, received, trailer_counts
+from .safe import one_line
+
+_KIND_STYLE = {"patch": "green", "cover": "cyan", "pull_request": "magenta", "reply": "", "other": "dim"}
+
+
+def _t(value: object, width: int | None = None, style: str = "") -> Text:
+    return Text(one_line(None if value is None else str(value), width), style=style)
+
+
+def render_terminal(doc: Document, console: Console) -> None:
+    by_key = {m["key"]: m for m in doc["messages"] if "key" in m}
+    if doc["series"]:
+        table = Table(title="Series", title_justify="left", expand=False)
+        for col in ("series", "v", "tree", "patches", "complete", "acks", "reviews", "tests", "author", "date"):
+            table.add_column(col, overflow="fold")
+        for s in doc["series"]:
+            counts = trailer_counts(s, by_key)
+            complete = s.get("complete")
+            table.add_row(
+                _t(s["name"], 60, "bold"),
+                _t(s["version"]),
+                _t(s.get("tree") or "-"),
+                _t(received(s)),
+                _t("?" if complete is None else ("yes" if complete else "no"),
+                   style="green" if complete else ("yellow" if complete is False else "")),
+                _t(counts["Acked-by"]),
+                _t(counts["Reviewed-by"]),
+                _t(counts["Tested-by"]),
+                _t(s.get("author"), 30),
+                _t((s.get("date") or "")[:16]),
+            )
+        console.print(table)
+    if doc["messages"]:
+        table = Table(title="Messages", title_justify="left")
+        for col in ("date", "kind", "subject", "from", "diff", "trailers"):
+            table.add_column(col, overflow="fold")
+        for m in doc["messages"]:
+            patch = m.get("patch")
+            diff = ""
+            if patch:
+                diff = f"{len(patch['files'])} file(s) +{patch['added']} -{patch['removed']}"
+                if patch["quoted"]:
+                    diff += " (quoted)"
+            table.add_row(
+                _t((m.get("date") or "")[:16]),
+                _t(m["kind"], style=_KIND_STYLE.get(m["kind"], "")),
+                _t(m["subject"], 70),
+                _t(m["from"], 32),
+                _t(diff),
+                _t(len(m.get("trailers", []))),
+            )
+        console.print(table)
+    if not doc["series"] and not doc["messages"]:
+        console.print(Text("Nothing to report."))

@@ -1,0 +1,76 @@
+"""Ingest into a real SQLite store (issue 2, acceptance 4): twice is once; a broken file in a
+folder is named and the others are stored."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+
+from corpus.bundled import bundled_threads
+from corpus.store import Store
+
+
+def _dump(path):
+    with Store.open(path) as store:
+        return store.dump()
+
+
+def test_ingest_twice_leaves_the_store_unchanged(cli, tmp_path):
+    db = tmp_path / "store.db"
+    with bundled_threads() as folder:
+        first = cli("ingest", folder, "--db", db)
+        assert first.code == 0, first.err
+        before = _dump(db)
+        assert before["messages"], "the bundled corpus stored nothing"
+        second = cli("ingest", folder, "--db", db)
+        assert second.code == 0, second.err
+        assert "0 new" in second.out
+    assert _dump(db) == before
+
+
+def test_same_mail_from_two_formats_is_stored_once(cli, tmp_path):
+    """The same bytes inside an mbox and inside a .gz of that mbox are one message."""
+    db = tmp_path / "store.db"
+    with bundled_threads() as folder:
+        mbox = sorted(folder.glob("*.mbox"))[0]
+        gz = tmp_path / (mbox.name + ".gz")
+        gz.write_bytes(gzip.compress(mbox.read_bytes()))
+        assert cli("ingest", mbox, "--db", db).code == 0
+        before = _dump(db)
+        result = cli("ingest", gz, "--db", db)
+    assert result.code == 0, result.err
+    assert "0 new" in result.out
+    assert _dump(db)["messages"] == before["messages"]
+
+
+def test_folder_with_one_broken_file(cli, tmp_path):
+    folder = tmp_path / "mail"
+    with bundled_threads() as bundled:
+        shutil.copytree(bundled, folder, ignore=shutil.ignore_patterns("*.md"))
+    broken = folder / "broken.mbox.gz"
+    broken.write_bytes(gzip.compress(b"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: x\n\nbody\n" * 200)[:-30])
+    db = tmp_path / "store.db"
+    result = cli("ingest", folder, "--db", db)
+    assert result.code == 1
+    warnings = [line for line in result.err.splitlines() if line.strip()]
+    assert len(warnings) == 1 and str(broken) in warnings[0], result.err
+
+    clean = tmp_path / "clean.db"
+    with bundled_threads() as bundled:
+        assert cli("ingest", bundled, "--db", clean).code == 0
+    assert _dump(db)["messages"].keys() == _dump(clean)["messages"].keys()
+
+
+def test_no_analyze_then_analyze_all(cli, tmp_path):
+    db = tmp_path / "store.db"
+    with bundled_threads() as folder:
+        stored = cli("ingest", folder, "--no-analyze", "--db", db)
+        assert stored.code == 0, stored.err
+        empty = cli("report", "--all", "--db", db, "--format", "json")
+        assert empty.json()["messages"] == []
+        analyzed = cli("analyze", "--all", "--db", db)
+        assert analyzed.code == 0, analyzed.err
+        direct = cli("analyze", folder, "--format", "json").json()
+    report = cli("report", "--all", "--db", db, "--format", "json").json()
+    assert sorted(m["key"] for m in report["messages"]) == sorted(m["key"] for m in direct["messages"])
+    assert sorted(s["id"] for s in report["series"]) == sorted(s["id"] for s in direct["series"])

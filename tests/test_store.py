@@ -1,0 +1,351 @@
+"""The SQLite store: dedupe, variants, migrations, refusals, batches, queries."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import tempfile
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyze.errors import StoreError
+from corpus import schema
+from corpus.store import (
+    AnalysisRecord,
+    SeriesRecord,
+    Store,
+    content_hash,
+    default_db_path,
+    resolve_db_path,
+)
+from ingest.raw import RawMail
+
+
+@pytest.fixture
+def fresh_store(tmp_path):
+    """A new store in a real temp file (WAL needs a file, not :memory:)."""
+    with Store.open(tmp_path / "store" / "patchperf.db") as store:
+        yield store
+
+
+def mail(mid: str | None, body: str = "hello") -> bytes:
+    head = f"Message-ID: <{mid}>\n" if mid else ""
+    return f"{head}Subject: test\nFrom: A <a@example.org>\n\n{body}\n".encode()
+
+
+def add(store: Store, data: bytes, mid: str | None, origin: str = "test"):
+    return store.add_raw(data, message_id=mid, fmt="eml", origin=origin)
+
+
+# -- dedupe ----------------------------------------------------------------------------------
+
+
+def test_same_bytes_twice_is_one_row(fresh_store):
+    first = add(fresh_store, mail("a@x"), "<a@x>")
+    before = fresh_store.dump()
+    again = add(fresh_store, mail("a@x"), "<a@x>", origin="elsewhere")
+    assert (first.status, again.status) == ("new", "duplicate")
+    assert first.row == again.row and first.key == again.key == "a@x"
+    assert fresh_store.dump() == before
+    assert fresh_store.counts().messages == 1
+
+
+def test_raw_bytes_are_kept_verbatim(fresh_store):
+    data = b"Message-ID: <v@x>\r\n\r\n\x00\xff\xfe trailing  \r\n"
+    add(fresh_store, data, "v@x")
+    assert fresh_store.get_raw("<v@x>") == data
+    assert [r.data for r in fresh_store.iter_raw()] == [data]
+
+
+def test_other_bytes_under_a_known_message_id_are_a_variant(fresh_store):
+    # lore serves several messages under one Message-ID (ARCHITECTURE.md, Principles)
+    first = add(fresh_store, mail("m@x", "one"), "m@x")
+    other = add(fresh_store, mail("m@x", "two"), "m@x", origin="lore")
+    again = add(fresh_store, mail("m@x", "two"), "m@x")
+    assert (first.status, other.status, again.status) == ("new", "variant", "duplicate")
+    assert first.row == other.row == again.row
+    counts = fresh_store.counts()
+    assert (counts.messages, counts.variants) == (1, 1)
+    assert fresh_store.get_raw("m@x") == mail("m@x", "one")
+    assert [v.data for v in fresh_store.variants_of("m@x")] == [mail("m@x", "two")]
+
+
+def test_no_message_id_dedupes_by_content_hash(fresh_store):
+    data = mail(None, "anonymous")
+    first = add(fresh_store, data, None)
+    again = add(fresh_store, data, None)
+    other = add(fresh_store, mail(None, "other"), None)
+    assert first.key == f"sha256:{content_hash(data)}"
+    assert (first.status, again.status, other.status) == ("new", "duplicate", "new")
+    assert fresh_store.counts().messages == 2
+    assert fresh_store.get_raw(first.key) == data
+
+
+def test_hostile_message_id_is_only_ever_a_parameter(fresh_store):
+    mid = "x'); DROP TABLE messages; --@evil"
+    assert add(fresh_store, mail(mid), mid).status == "new"
+    assert fresh_store.get_raw(mid) == mail(mid)
+    assert fresh_store.series_for(mid) == []
+
+
+# -- opening, migrations, refusals ------------------------------------------------------------
+
+
+def test_migrates_an_empty_file_and_reopens(tmp_path):
+    path = tmp_path / "empty.db"
+    path.write_bytes(b"")
+    with Store.open(path) as store:
+        add(store, mail("a@x"), "a@x")
+        dump = store.dump()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+        assert conn.execute("PRAGMA application_id").fetchone()[0] == schema.APPLICATION_ID
+    with Store.open(path) as store:
+        assert store.dump() == dump
+        assert dump["schema_version"] == schema.SCHEMA_VERSION
+
+
+def test_open_creates_parent_folders(tmp_path):
+    path = tmp_path / "a" / "b" / "c.db"
+    with Store.open(path):
+        pass
+    assert path.is_file()
+
+
+def test_connection_pragmas(fresh_store):
+    conn = fresh_store._conn
+    assert fresh_store.journal_mode() == "wal"
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == schema.BUSY_TIMEOUT_MS
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    fresh_store.check()
+
+
+def test_refuses_a_newer_schema(tmp_path):
+    path = tmp_path / "new.db"
+    with Store.open(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match="newer than this patchperf") as err:
+        Store.open(path)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_refuses_a_file_that_is_not_a_database_and_leaves_it(tmp_path):
+    path = tmp_path / "mail.db"
+    content = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" * 200
+    path.write_bytes(content)
+    with pytest.raises(StoreError, match="not a SQLite database") as err:
+        Store.open(path)
+    assert str(path) in str(err.value)
+    assert path.read_bytes() == content  # never silently recreated
+
+
+def test_refuses_another_programs_database(tmp_path):
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE things (x)")
+    with pytest.raises(StoreError, match="not a patchperf store"):
+        Store.open(path)
+
+
+def test_refuses_a_folder(tmp_path):
+    with pytest.raises(StoreError, match="folder"):
+        Store.open(tmp_path)
+
+
+def test_read_only_store_refuses_writes_clearly(tmp_path):
+    path = tmp_path / "ro.db"
+    with Store.open(path) as store:
+        add(store, mail("a@x"), "a@x")
+    with Store.open(path, readonly=True) as store:
+        assert store.get_raw("a@x") == mail("a@x")
+        with pytest.raises(StoreError, match="read-only") as err:
+            add(store, mail("b@x"), "b@x")
+        assert str(path) in str(err.value)
+        assert store.counts().messages == 1
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
+def test_unwritable_file_gives_store_error(tmp_path):
+    path = tmp_path / "perm.db"
+    with Store.open(path) as store:
+        add(store, mail("a@x"), "a@x")
+    path.chmod(0o444)
+    tmp_path.chmod(0o555)
+    try:
+        with pytest.raises(StoreError, match=re.escape(str(path))), Store.open(path) as store:
+            add(store, mail("b@x"), "b@x")
+    finally:
+        tmp_path.chmod(0o755)
+        path.chmod(0o644)
+
+
+# -- batches ----------------------------------------------------------------------------------
+
+
+def test_batch_commits_every_n_and_rolls_back_the_open_part(fresh_store, tmp_path):
+    with pytest.raises(RuntimeError), fresh_store.batch(commit_every=3):
+        for i in range(7):
+            add(fresh_store, mail(f"{i}@x"), f"{i}@x")
+        # a second connection (another process) already sees the committed chunks
+        with sqlite3.connect(fresh_store.path) as other:
+            assert other.execute("SELECT count(*) FROM messages").fetchone()[0] == 6
+        raise RuntimeError("crash mid-batch")
+    assert fresh_store.counts().messages == 6
+    assert add(fresh_store, mail("6@x"), "6@x").status == "new"
+
+
+def test_batch_rollback_leaves_nothing_partial(fresh_store):
+    before = fresh_store.dump()
+    with pytest.raises(RuntimeError), fresh_store.batch():
+        add(fresh_store, mail("a@x", "one"), "a@x")
+        add(fresh_store, mail("a@x", "two"), "a@x")  # a variant row
+        raise RuntimeError("crash")
+    assert fresh_store.dump() == before
+    assert fresh_store.counts() == fresh_store.counts().__class__(0, 0, 0, 0)
+
+
+def test_add_raw_many_reports_each_mail(fresh_store):
+    items = [
+        (RawMail(mail("a@x"), "f#1", "mbox"), "a@x"),
+        (RawMail(mail("a@x"), "f#2", "mbox"), "a@x"),
+        (RawMail(mail("a@x", "x"), "f#3", "mbox"), "a@x"),
+        (RawMail(mail(None), "f#4", "mbox"), None),
+    ]
+    results = fresh_store.add_raw_many(items, commit_every=2)
+    assert [r.status for r in results] == ["new", "duplicate", "variant", "new"]
+    assert [r.row for r in fresh_store.iter_raw([results[3].row, 999])] == [results[3].row]
+    assert [r.origin for r in fresh_store.iter_raw()] == ["f#1", "f#4"]
+
+
+def test_iter_raw_streams_past_one_chunk(fresh_store):
+    items = [(RawMail(mail(f"{i}@x"), f"f#{i}", "mbox"), f"{i}@x") for i in range(1200)]
+    rows = [r.row for r in fresh_store.add_raw_many(items)]
+    assert [r.row for r in fresh_store.iter_raw()] == rows
+    assert [r.row for r in fresh_store.iter_raw(rows[::-2])] == sorted(rows[::-2])
+
+
+# -- analyses and series ----------------------------------------------------------------------
+
+PARIS = timezone(timedelta(hours=2))
+
+
+def test_analyses_and_queries(fresh_store):
+    rows = [add(fresh_store, mail(f"{i}@x"), f"{i}@x").row for i in range(3)]
+    anon = add(fresh_store, mail(None), None)
+    assert fresh_store.unanalyzed_rows() == [*rows, anon.row]
+    dates = [datetime(2024, 1, 1, 1, 0, tzinfo=PARIS), datetime(2024, 1, 3, tzinfo=UTC), None]
+    fresh_store.save_analyses(
+        AnalysisRecord(row, "1", "patch", {"message_id": f"{i}@x"}, date=dates[i])
+        for i, row in enumerate(rows)
+    )
+    assert fresh_store.unanalyzed_rows() == [anon.row]
+    assert fresh_store.unanalyzed_rows("2") == [*rows, anon.row]
+    assert fresh_store.get_message_doc("<1@x>") == {"message_id": "1@x"}
+    assert fresh_store.get_message_doc(anon.key) is None
+    # 01:00 in Paris is 23:00 UTC the day before: sorting is by UTC
+    since = fresh_store.messages_since(datetime(2023, 12, 31, 22, tzinfo=UTC))
+    assert [d["message_id"] for d in since] == ["0@x", "1@x"]
+    assert [d["message_id"] for d in fresh_store.iter_message_docs()] == ["0@x", "1@x", "2@x"]
+    # a hostile Date (year 1, east of UTC) has no UTC time; it is stored, just not dated
+    fresh_store.save_analyses(
+        [AnalysisRecord(anon.row, "1", "other", "{}", date=datetime(1, 1, 1, tzinfo=PARIS))]
+    )
+    assert fresh_store.dump()["analyses"][anon.key]["date_utc"] is None
+    dump = fresh_store.dump()
+    assert dump["analyses"]["0@x"]["date_utc"] == "2023-12-31T23:00:00"
+    assert dump["analyses"]["0@x"]["date"] == "2024-01-01T01:00:00+02:00"
+
+
+def test_series_save_replace_and_lookup(fresh_store):
+    doc = {"id": "s1", "patches": ["p1@x", "p2@x"]}
+    s1 = SeriesRecord("s1", "net: thing", 2, doc, total=2, cover="c@x",
+                      patches=("p1@x", "p2@x"), date=datetime(2024, 2, 1, tzinfo=UTC),
+                      complete=True)
+    s2 = SeriesRecord("s2", "tcp: other", 1, {"id": "s2"}, patches=("q@x",),
+                      date=datetime(2024, 1, 1, tzinfo=UTC))
+    assert fresh_store.save_series([s1, s2]) == 2
+    assert fresh_store.series_for("s1") == [doc]
+    assert fresh_store.series_for("<p2@x>") == [doc]
+    assert fresh_store.series_for("nothing") == []
+    assert [d["id"] for d in fresh_store.all_series()] == ["s2", "s1"]
+    assert fresh_store.load_series(["s1", "zz", "s2"]) == [doc, {"id": "s2"}]
+    assert fresh_store.series_since(datetime(2024, 1, 15, tzinfo=UTC)) == [doc]
+    assert fresh_store.dump()["series"]["s1"]["members"] == [
+        ["c@x", "cover", 0], ["p1@x", "patch", 1], ["p2@x", "patch", 2]]
+
+    # saving s1 again replaces its members; replace_all drops the others
+    fresh_store.save_series([SeriesRecord("s1", "net: thing", 2, doc, patches=("p3@x",))])
+    assert fresh_store.series_for("p1@x") == []
+    assert fresh_store.series_for("p3@x") == [doc]
+    fresh_store.save_series([], replace_all=True)
+    assert fresh_store.counts().series == 0
+    assert fresh_store.dump()["series"] == {}
+
+
+# -- paths ------------------------------------------------------------------------------------
+
+
+def test_default_db_path_is_in_the_user_data_dir(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_db_path() == tmp_path / "xdg" / "patchperf" / "patchperf.db"
+
+
+def test_patchperf_db_overrides(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATCHPERF_DB", str(tmp_path / "x.db"))
+    assert default_db_path() == tmp_path / "x.db"
+    monkeypatch.setenv("PATCHPERF_DB", f"sqlite:///{tmp_path}/y.db")
+    assert default_db_path() == tmp_path / "y.db"
+    assert resolve_db_path("sqlite:///rel.db") == Path("rel.db")
+    with pytest.raises(StoreError, match="unsupported store URL"):
+        resolve_db_path("postgresql://db/x")
+
+
+# -- property: order does not matter ----------------------------------------------------------
+
+mids = st.one_of(st.none(), st.sampled_from(["a@x", "b@x", "c@x", "d@x", "e@x", "f@x"]))
+bodies = st.text(alphabet="abc\n>", max_size=20)
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.tuples(mids, bodies), max_size=12).flatmap(
+        lambda xs: st.tuples(st.just(xs), st.permutations(xs))
+    )
+)
+def test_any_permutation_gives_the_same_dump(pair):
+    mails, shuffled = pair
+
+    # one body per Message-ID, so no variants: which variant comes first depends on order
+    body_of: dict[str, str] = {}
+    for mid, body in mails:
+        if mid:
+            body_of.setdefault(mid, body)
+
+    def stored(items):
+        with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "p.db") as store:
+            for mid, body in items:
+                data = mail(mid, body_of[mid] if mid else body)
+                store.add_raw(data, message_id=mid, fmt="eml", origin=content_hash(data))
+            return store.dump()
+
+    # with variants allowed, the same set of bytes ends up under each key
+    def groups(items):
+        with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "p.db") as store:
+            for mid, body in items:
+                store.add_raw(mail(mid, body), message_id=mid, fmt="eml", origin="o")
+            return {
+                key: sorted([m["content_hash"], *(v["content_hash"] for v in m["variants"])])
+                for key, m in store.dump()["messages"].items()
+            }
+
+    assert stored(mails) == stored(shuffled)
+    assert groups(mails) == groups(shuffled)
