@@ -154,8 +154,7 @@ def test_required_headers(mbox):
             if part.is_multipart():
                 continue
             assert part.get_param("charset"), (name, msg["Message-ID"])
-            if part is msg:
-                assert msg["Content-Transfer-Encoding"]
+            assert part["Content-Transfer-Encoding"], (name, msg["Message-ID"])
 
 
 def test_message_ids_are_unique():

@@ -7,19 +7,16 @@ in date order, and whether a single series is complete.
 
 from __future__ import annotations
 
-import email
-import email.policy
-import email.utils
-import hashlib
 import json
-import mailbox
-import re
 from pathlib import Path
 
 import pytest
 
-from analyze.model import Body, Message
+from analyze.message import parse_message
+from analyze.model import Message
 from analyze.series import assemble_series
+from ingest.local import read_sources
+from ingest.raw import RawMail
 
 pytestmark = pytest.mark.peer
 
@@ -33,83 +30,15 @@ CATEGORIES = (
     "series_complete",
 )
 
-try:  # the project's real parser, once all of its parts are in place
-    from analyze.message import parse_message as _parse_message
-except ImportError:  # pragma: no cover - depends on the state of the tree
-    _parse_message = None
-
-_MSGID = re.compile(r"<([^<>\s]+)>")
-_DIFF = re.compile(r"^(diff --git |Index: |\+\+\+ )")
-
-
-def _ids(values: list[str] | None) -> list[str]:
-    return [m for value in values or () for m in _MSGID.findall(str(value))]
-
-
-def _adapter_message(raw: bytes) -> Message:
-    """TEMPORARY stand-in for analyze.message.parse_message: enough of a Message for series.
-
-    Headers via `email`, subject via analyze.subject, kind by a crude check: an unquoted diff
-    is a patch, index 0 a cover, anything else a reply.
-    """
-    from analyze.subject import parse_subject
-
-    mail = email.message_from_bytes(raw, policy=email.policy.compat32)
-    digest = hashlib.sha256(raw).hexdigest()
-    message_ids = _ids(mail.get_all("Message-Id"))
-    message_id = message_ids[0] if message_ids else None
-    in_reply_to = next(iter(_ids(mail.get_all("In-Reply-To"))), None)
-    references = tuple(_ids(mail.get_all("References")))
-    subject = parse_subject(
-        str(email.header.make_header(email.header.decode_header(mail.get("Subject", ""))))
-    )
-    name, addr = email.utils.parseaddr(str(mail.get("From", "")))
-    try:
-        date = email.utils.parsedate_to_datetime(mail.get("Date"))
-    except (TypeError, ValueError):
-        date = None
-    part = next((p for p in mail.walk() if p.get_content_type() == "text/plain"), None)
-    payload = part.get_payload(decode=True) if part is not None else b""
-    lines = tuple((payload or b"").decode("utf-8", "replace").splitlines())
-    depths = tuple(len(line) - len(line.lstrip(">")) for line in lines)
-    has_diff = any(not d and _DIFF.match(line) for line, d in zip(lines, depths, strict=True))
-    if subject.index == 0 and not subject.reply:
-        kind = "cover"
-    elif has_diff:
-        kind = "patch"
-    else:
-        kind = "reply"
-    return Message(
-        key=message_id or f"sha256:{digest}",
-        message_id=message_id,
-        content_hash=digest,
-        subject=subject,
-        from_name=name,
-        from_addr=addr,
-        address_hidden=False,
-        date=date,
-        in_reply_to=in_reply_to,
-        references=references,
-        body=Body(lines=lines, depths=depths),
-        attachments=(),
-        kind=kind,
-        patch=None,
-        diffstat=None,
-        pull_url=None,
-        trailers=(),
-    )
-
-
-def _message(raw: bytes, origin: str) -> Message:
-    if _parse_message is not None:
-        return _parse_message(raw, origin)
-    return _adapter_message(raw)
+def _messages(path: Path) -> list[Message]:
+    """The file read by the project's own reader and parser, as `patchperf analyze` does."""
+    items = list(read_sources([path]))
+    assert all(isinstance(i, RawMail) for i in items), items
+    return [parse_message(i.data, i.origin) for i in items]
 
 
 def _observed(path: Path) -> dict:
-    messages = [
-        _message(m.as_bytes(), f"{path.name}#{i}") for i, m in enumerate(mailbox.mbox(path))
-    ]
+    messages = _messages(path)
     series = assemble_series(messages)
     return {
         "covers": sum(s.cover is not None for s in series),
@@ -152,8 +81,6 @@ def test_series_agree_with_patchwork(peer_dir: Path) -> None:
                     f"{entry['file']}: {category} expected {want!r}, got {got!r} "
                     f"(series built: {layout})"
                 )
-    parser = "analyze.message.parse_message" if _parse_message else "_adapter_message"
-    print(f"messages built with {parser}")
     for category in CATEGORIES:
         if seen[category]:
             print(f"{category}: {hits[category]}/{seen[category]}")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sqlite3
+import subprocess
 import tempfile
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -172,19 +174,33 @@ def test_read_only_store_refuses_writes_clearly(tmp_path):
         assert store.counts().messages == 1
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
+def _make_unwritable(path):
+    """Make `path` unwritable even for root (who ignores mode bits): `chattr +i` there,
+    chmod elsewhere. Returns the undo function."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        path.parent.chmod(0o555)
+        return lambda: (path.parent.chmod(0o755), path.chmod(0o644))
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(path)], capture_output=True).returncode:
+        pytest.fail("running as root, the test needs `chattr +i` (e2fsprogs) on a filesystem that supports it")
+    return lambda: subprocess.run([chattr, "-i", str(path)], check=True)
+
+
 def test_unwritable_file_gives_store_error(tmp_path):
-    path = tmp_path / "perm.db"
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "perm.db"
     with Store.open(path) as store:
         add(store, mail("a@x"), "a@x")
-    path.chmod(0o444)
-    tmp_path.chmod(0o555)
+    undo = _make_unwritable(path)
     try:
         with pytest.raises(StoreError, match=re.escape(str(path))), Store.open(path) as store:
             add(store, mail("b@x"), "b@x")
     finally:
-        tmp_path.chmod(0o755)
-        path.chmod(0o644)
+        undo()
+    with Store.open(path) as store:  # left consistent: the first message, nothing else
+        assert store.counts().messages == 1
 
 
 # -- batches ----------------------------------------------------------------------------------

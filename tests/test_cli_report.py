@@ -1,0 +1,102 @@
+"""`patchperf report` and `patchperf demo` over a real store built from the bundled corpus."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from corpus.bundled import bundled_threads
+
+
+@pytest.fixture
+def corpus_db(cli, tmp_path):
+    db = tmp_path / "store.db"
+    with bundled_threads() as folder:
+        result = cli("--db", db, "ingest", *sorted(folder.glob("*.mbox")))
+    assert result.code == 0, result.err
+    return db
+
+
+def test_report_all_lists_series_with_versions_and_trailers(cli, corpus_db):
+    doc = cli("report", "--all", "--db", corpus_db, "--format", "json").json()
+    by_version = {(s["name"], s["version"]): s for s in doc["series"]}
+    v1 = next(s for (name, v), s in by_version.items() if v == 1 and s["total"] == 3)
+    v2 = by_version[(v1["name"], 2)]
+    assert v2["previous_version"] == v1["id"]
+    assert v1["complete"] is True and v2["complete"] is True
+    assert len(v2["patches"]) == 3 and v2["cover"]
+    given = {t["key"] for t in v2["received_trailers"]}
+    assert {"Acked-by", "Reviewed-by", "Tested-by"} <= given
+    assert any(s["pull_request"] for s in doc["series"])
+
+    table = cli("report", "--all", "--db", corpus_db)
+    assert table.code == 0
+    assert v1["name"][:30] in table.out
+
+
+def test_report_one_series_by_id_and_by_message_id(cli, corpus_db):
+    doc = cli("report", "--all", "--db", corpus_db, "--format", "json").json()
+    series = next(s for s in doc["series"] if s["cover"])
+    by_id = cli("report", series["id"], "--db", corpus_db, "--format", "json").json()
+    assert [s["id"] for s in by_id["series"]] == [series["id"]]
+    member_keys = {m["key"] for m in by_id["messages"]}
+    assert {series["cover"], *series["patches"]} <= member_keys
+
+    by_mid = cli("report", f"<{series['patches'][0]}>", "--db", corpus_db, "--format", "json").json()
+    assert [s["id"] for s in by_mid["series"]] == [series["id"]]
+
+
+def test_report_unknown_id_is_a_usage_error(cli, corpus_db):
+    result = cli("report", "no-such-thing@example.org", "--db", corpus_db)
+    assert result.code == 2
+    assert "no-such-thing@example.org" in result.err
+
+
+def test_report_since(cli, corpus_db):
+    everything = cli("report", "--all", "--db", corpus_db, "--format", "json").json()
+    dates = sorted(datetime.fromisoformat(m["date"]).astimezone(UTC) for m in everything["messages"])
+    newest = dates[-1]
+    age_days = (datetime.now(UTC) - newest).days + 2
+    recent = cli("report", "--since", f"{age_days}d", "--db", corpus_db, "--format", "json").json()
+    cutoff = datetime.now(UTC) - timedelta(days=age_days)
+    expected = [d for d in dates if d >= cutoff]
+    assert len(recent["messages"]) == len(expected) > 0
+    assert len(recent["messages"]) < len(everything["messages"])
+    since_date = cli("report", "--since", newest.date().isoformat(), "--db", corpus_db, "--format", "json").json()
+    assert since_date["messages"]
+
+
+def test_report_markdown_to_file(cli, corpus_db, tmp_path):
+    out = tmp_path / "r.md"
+    result = cli("report", "--all", "--db", corpus_db, "--format", "markdown", "-o", out)
+    assert result.code == 0 and result.out == ""
+    text = out.read_text()
+    assert text.startswith("## Series") and "| series | v | tree |" in text
+
+
+def test_global_options_before_or_after_and_env(cli, corpus_db, monkeypatch):
+    after = cli("report", "--all", "--format", "json", "--db", corpus_db).json()
+    before = cli("--db", corpus_db, "report", "--all", "--format", "json").json()
+    monkeypatch.setenv("PATCHPERF_DB", str(corpus_db))
+    env = cli("report", "--all", "--format", "json").json()
+    assert after == before == env and after["messages"]
+
+
+def test_bad_since_is_a_usage_error(cli, corpus_db):
+    result = cli("report", "--since", "last tuesday", "--db", corpus_db)
+    assert result.code == 2 and "last tuesday" in result.err
+
+
+def test_demo_uses_its_own_store(cli, tmp_path, monkeypatch):
+    user_db = tmp_path / "user.db"
+    monkeypatch.setenv("PATCHPERF_DB", str(user_db))
+    demo_dir = tmp_path / "demo"
+    result = cli("demo", "--dir", demo_dir, "--format", "json")
+    assert result.code == 0, result.err
+    doc = result.json()
+    assert len(doc["series"]) >= 4 and len(doc["messages"]) >= 15
+    assert (demo_dir / "patchperf.db").exists()
+    assert not user_db.exists()
+    again = cli("demo", "--dir", demo_dir, "--format", "json")
+    assert again.json() == doc  # a fresh demo store each time: same report
