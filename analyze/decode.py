@@ -66,20 +66,22 @@ def decode_mail(data: bytes, limits: Limits = DEFAULT_LIMITS) -> DecodedMail:
     warnings: list[str] = []
     _collect_parts(msg, body_parts, attachments, warnings)
 
-    from_name, from_addr = parse_from(msg.get("From"))
-    in_reply_to = clean_message_id(msg.get("In-Reply-To")) if msg.get("In-Reply-To") else None
-    references = message_ids(msg.get("References"))
+    get = msg.get
+    from_name, from_addr = parse_from(get("From"))
+    message_id, in_reply_to, list_id, change_id = (
+        get("Message-ID"), get("In-Reply-To"), get("List-Id"), get("X-Change-ID")
+    )
     return DecodedMail(
-        message_id=clean_message_id(msg.get("Message-ID")) if msg.get("Message-ID") else None,
-        subject=decode_rfc2047(msg.get("Subject")),
+        message_id=clean_message_id(message_id) if message_id else None,
+        subject=decode_rfc2047(get("Subject")),
         from_name=from_name,
         from_addr=from_addr,
         address_hidden=is_address_hidden(from_addr),
-        date=parse_date(msg.get("Date")),
-        in_reply_to=in_reply_to,
-        references=references,
-        list_id=clean_message_id(msg.get("List-Id")) if msg.get("List-Id") else None,
-        change_id=(decode_rfc2047(msg.get("X-Change-ID")) or None) if msg.get("X-Change-ID") else None,
+        date=parse_date(get("Date")),
+        in_reply_to=clean_message_id(in_reply_to) if in_reply_to else None,
+        references=message_ids(get("References")),
+        list_id=clean_message_id(list_id) if list_id else None,
+        change_id=(decode_rfc2047(change_id) or None) if change_id else None,
         body_text=repair_hidden_addresses("\n".join(body_parts)),
         attachments=tuple(attachments),
         warnings=tuple(dict.fromkeys(warnings)),
@@ -92,12 +94,10 @@ def _part_text(part: EmailMessage, warnings: list[str]) -> str:
         payload = b""
     if not isinstance(payload, bytes):  # pragma: no cover - compat32 returns bytes here
         payload = str(payload).encode("utf-8", "replace")
-    declared = part.get_param("charset")
-    if isinstance(declared, tuple):  # RFC 2231 form: (charset, language, value)
-        declared = declared[2]
-    if declared and known_charset(str(declared)) is None:
-        warnings.append(f"unknown charset {str(declared)[:40]!r}, read with the utf-8/windows-1252 fallbacks")
-    return decode_bytes(payload, part.get_content_charset())
+    declared = part.get_content_charset()
+    if declared and known_charset(declared) is None:
+        warnings.append(f"unknown charset {declared[:40]!r}, read with the utf-8/windows-1252 fallbacks")
+    return decode_bytes(payload, declared)
 
 
 def _is_patch_attachment(ctype: str, filename: str | None) -> bool:

@@ -20,6 +20,7 @@ _LORE_HIDDEN = re.compile(r"(@[A-Za-z0-9_-]+)\u2022(?=[A-Za-z0-9])")
 _OPENWALL_HIDDEN = re.compile(r"@\.\.\.[A-Za-z0-9]")
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 _WS = re.compile(r"\s+")
+_SURROGATE = re.compile("[\udc80-\udcff]")  # raw 8-bit bytes, as the parser escapes them
 _MAX_HEADER = 64 * 1024  # longer header values are cut: no real header comes near this
 
 
@@ -35,7 +36,7 @@ def raw_header_text(value: object) -> str:
             for chunk, charset in decode_header(value)
         )[:_MAX_HEADER]
     text = str(value)[:_MAX_HEADER]
-    if any("\udc80" <= ch <= "\udcff" for ch in text):
+    if _SURROGATE.search(text):
         text = decode_bytes(text.encode("ascii", "surrogateescape"))
     return text
 

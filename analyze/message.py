@@ -11,6 +11,7 @@ from .decode import decode_mail
 from .diff import find_patch
 from .diffstat import find_diffstat
 from .limits import DEFAULT_LIMITS, Limits
+from .links import linked_message_ids
 from .model import Message, Patch, Subject
 from .pull import find_pull_url
 from .subject import parse_subject
@@ -19,6 +20,9 @@ from .trailers import parse_trailers
 # b4 writes `change-id: 20240312-act-police-3f2a1b` under the cover letter's diffstat;
 # it stays the same across versions of a series.
 _CHANGE_ID = re.compile(r"^change-id:\s*(\S+)\s*$", re.IGNORECASE)
+
+
+_HAS_CHANGE_ID = re.compile(r"^change-id:", re.IGNORECASE | re.MULTILINE)
 
 
 def find_change_id(lines: tuple[str, ...], depths: tuple[int, ...]) -> str | None:
@@ -82,8 +86,10 @@ def parse_message(data: bytes, origin: str = "", limits: Limits = DEFAULT_LIMITS
         diffstat=find_diffstat(lines, depths),
         pull_url=pull_url,
         trailers=parse_trailers(lines, depths),
-        change_id=mail.change_id or find_change_id(lines, depths),
+        change_id=mail.change_id
+        or (find_change_id(lines, depths) if _HAS_CHANGE_ID.search(mail.body_text) else None),
         list_id=mail.list_id,
+        links=linked_message_ids(lines, depths),
         origin=origin,
         warnings=mail.warnings,
     )

@@ -119,6 +119,7 @@ class Message:
     trailers: tuple[Trailer, ...]
     change_id: str | None = None
     list_id: str | None = None
+    links: tuple[str, ...] = ()  # Message-IDs of lore/patch.msgid.link URLs in the body
     origin: str = ""  # where it was read: path, path#N, URL
     warnings: tuple[str, ...] = ()  # what was odd but not fatal (an unknown charset, ...)
 

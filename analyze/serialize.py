@@ -108,6 +108,7 @@ def message_to_dict(message: Message) -> dict[str, Any]:
         "trailers": [trailer_to_dict(t) for t in message.trailers],
         "change_id": message.change_id,
         "list_id": message.list_id,
+        "links": list(message.links),
         "content_hash": message.content_hash,
         "origin": message.origin,
     }
@@ -144,8 +145,8 @@ def _trailer(d: dict[str, Any]) -> Trailer:
 
 
 def message_from_dict(d: dict[str, Any], body_text: str = "") -> Message:
-    """Rebuild a Message from its stored dict. The body is not stored in the dict; pass
-    `body_text` when the caller needs it (series assembly reads cover letters only)."""
+    """Rebuild a Message from its stored dict. The body is not stored in the dict (series
+    assembly does not need it); pass `body_text` when a caller does."""
     sp = d["subject_parts"]
     subject = Subject(
         raw=d["subject"],
@@ -213,6 +214,7 @@ def message_from_dict(d: dict[str, Any], body_text: str = "") -> Message:
         trailers=tuple(_trailer(t) for t in d.get("trailers", ())),
         change_id=d.get("change_id"),
         list_id=d.get("list_id"),
+        links=tuple(d.get("links", ())),
         origin=d.get("origin", ""),
     )
 

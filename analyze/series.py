@@ -11,12 +11,10 @@ patch sent twice, `3/2` extra patches, a v3 cover whose patches say no version.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from itertools import islice
-from urllib.parse import unquote
 
 from analyze.model import Message, ReceivedTrailer, Series
 from analyze.threads import Threads, build_threads, clean_name, sort_key, unique_messages
@@ -30,14 +28,6 @@ SCAN_LIMIT = 32
 
 # Trailers a reviewer gives; Signed-off-by and Co-developed-by only ever come from authors.
 _AUTHOR_ONLY = frozenset({"signed-off-by", "co-developed-by"})
-
-# `https://lore.kernel.org/netdev/<msgid>/`, `/r/<msgid>`, `/all/<msgid>`; b4 writes
-# "Link to v1: https://lore.kernel.org/r/<msgid>" in its cover letters.
-_LORE = re.compile(
-    r"https?://(?:lore\.kernel\.org/[A-Za-z0-9._-]+|patch\.msgid\.link)/([^\s/<>\"]+)",
-    re.IGNORECASE,
-)
-
 
 @dataclass(eq=False)
 class _Draft:
@@ -233,24 +223,10 @@ def _replies(
         for trailer in message.trailers:
             if trailer.key.lower() in _AUTHOR_ONLY or not trailer.key.lower().endswith("-by"):
                 continue
-            if not _given_unquoted(message, trailer.key):
-                continue
             received.setdefault(id(draft), []).append(
                 ReceivedTrailer(trailer=trailer, message_id=message.key, target=target)
             )
     return replies, received
-
-
-def _given_unquoted(message: Message, key: str) -> bool:
-    """True when a depth-0 line starts with the trailer (a quoted ack is someone else's)."""
-    lines, depths = message.body.lines, message.body.depths
-    if not lines:
-        return True  # no body to check against: trust the parser's own trailers
-    prefix = key.lower() + ":"
-    return any(
-        not depth and line.lstrip().lower().startswith(prefix)
-        for line, depth in zip(lines, depths, strict=False)
-    )
 
 
 def _freeze(draft: _Draft, replies: list[str], received: list[ReceivedTrailer]) -> Series:
@@ -352,12 +328,10 @@ def _linked(
     """The series a lore link in the cover letter (else the patches) points at."""
     sources = [draft.cover] if draft.cover is not None else draft.members()
     for message in sources:
-        for line in message.body.lines:
-            for match in _LORE.finditer(line):
-                msgid = unquote(match.group(1)).strip(".,;:)>]'\"")
-                other = member_series.get(msgid)
-                if other is None or other is draft or other.pull_request is not None:
-                    continue
-                if _older(by_draft[id(other)], one):
-                    return by_draft[id(other)]
+        for msgid in message.links:
+            other = member_series.get(msgid)
+            if other is None or other is draft or other.pull_request is not None:
+                continue
+            if _older(by_draft[id(other)], one):
+                return by_draft[id(other)]
     return None

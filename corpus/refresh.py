@@ -76,17 +76,8 @@ def analyze_rows(
 
 
 def stored_messages(store: Store) -> list[Message]:
-    """Every analysed message, rebuilt from its stored document (cover letters with their
-    body, which series assembly reads for links to earlier versions)."""
-    messages = []
-    for doc in store.iter_message_docs():
-        body = ""
-        if doc["kind"] == "cover":
-            raw = store.get_raw(doc["key"])
-            if raw is not None:
-                body = parse_message(raw).body.text
-        messages.append(message_from_dict(doc, body))
-    return messages
+    """Every analysed message, rebuilt from its stored document."""
+    return [message_from_dict(doc) for doc in store.iter_message_docs()]
 
 
 def rebuild_series(store: Store) -> int:
