@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from unidiff import PatchSet, UnidiffParseError
 
+from analyze.body import strip_quote
 from analyze.errors import BadInput, LimitExceeded
 from analyze.model import FileChange, Patch
 
@@ -77,19 +78,6 @@ class _Region:
     lines: list[str]
     files: list[int] = field(default_factory=list)  # index of each file's first line
     short: list[_Hunk] = field(default_factory=list)  # hunks cut short, to repair
-
-
-def strip_quote(line: str, depth: int) -> str:
-    """Remove `depth` quote levels: each one `>` plus at most one following space."""
-    pos = 0
-    for _ in range(depth):
-        if pos < len(line) and line[pos] == ">":
-            pos += 1
-            if pos < len(line) and line[pos] == " ":
-                pos += 1
-        else:
-            break
-    return line[pos:]
 
 
 def find_patch(

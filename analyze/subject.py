@@ -155,7 +155,10 @@ def _strip_leading(text: str) -> tuple[str, list[str], bool]:
         if match.re is _BRACKET:
             groups.append(match.group(1))
         pos = match.end()
-    return text[pos:], groups, reply
+    rest = text[pos:]
+    if groups and rest.startswith(":"):
+        rest = rest[1:]  # `[Patch 2/2]: powerpc/...` (Patchwork fixture 0007's style)
+    return rest, groups, reply
 
 
 def _fold(raw: str) -> str:

@@ -8,6 +8,7 @@ from collections import defaultdict
 from email.header import decode_header, make_header
 
 import pytest
+from agreement import score
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -227,18 +228,12 @@ def _b4_check(case) -> str | None:
 def test_b4_subject_cases(peer_dir):
     cases = json.loads((peer_dir / "b4-samples/inline_cases.json").read_text())
     wanted = {"subject_parse", "cover_detection", "subject_rebuild"}
-    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    disagreements = []
-    for case in (c for c in cases if c["category"] in wanted):
-        reason = _b4_check(case)
-        tally[case["category"]][1] += 1
-        if reason is None:
-            tally[case["category"]][0] += 1
-        else:
-            disagreements.append(f"{case['category']}: {case['input']!r}: {reason}")
-    for category, (agree, total) in sorted(tally.items()):
-        print(f"b4 {category}: {agree}/{total} = {agree / total:.0%}")
-    for line in disagreements:
-        print("  disagree:", line)
-    for category, (agree, total) in tally.items():
-        assert agree / total >= 0.95, (category, disagreements)
+    score(
+        ((c["category"], repr(c["input"]), _b4_check(c)) for c in cases if c["category"] in wanted),
+        label="b4 ",
+    )
+
+
+def test_colon_after_the_prefixes_is_not_part_of_the_name():
+    subject = parse_subject("[Patch 2/2]: powerpc/x: fix the thing")
+    assert (subject.name, subject.index, subject.total) == ("powerpc/x: fix the thing", 2, 2)

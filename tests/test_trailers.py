@@ -7,9 +7,10 @@ import email.policy
 import json
 import mailbox
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 
 import pytest
+from agreement import score
 
 from analyze.errors import BadInput
 from analyze.model import Trailer
@@ -221,21 +222,10 @@ def _b4_inline(case) -> str | None:
 def test_b4_inline_trailer_cases(peer_dir):
     cases = json.loads((peer_dir / "b4-samples/inline_cases.json").read_text())
     wanted = {"fixes_trailer_validation", "trailer_address", "link_trailers", "followup_take_flow"}
-    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    disagreements = []
-    for case in (c for c in cases if c["category"] in wanted):
-        reason = _b4_inline(case)
-        tally[case["category"]][1] += 1
-        if reason is None:
-            tally[case["category"]][0] += 1
-        else:
-            disagreements.append(f"{case['category']}: {case['input']!r}: {reason}")
-    for category, (agree, total) in sorted(tally.items()):
-        print(f"b4 {category}: {agree}/{total} = {agree / total:.0%}")
-    for line in disagreements:
-        print("  disagree:", line)
-    for category, (agree, total) in tally.items():
-        assert agree / total >= 0.95, (category, disagreements)
+    score(
+        ((c["category"], repr(c["input"]), _b4_inline(c)) for c in cases if c["category"] in wanted),
+        label="b4 ",
+    )
 
 
 # --- b4: sample mails -----------------------------------------------------------------------
