@@ -18,6 +18,7 @@ demo: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check ingest analyze reports corpus tests
+	$(BIN)/mypy
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -q

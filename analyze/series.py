@@ -77,10 +77,11 @@ def assemble_series(
             members_of.setdefault(message.key, []).append(draft)
             continue
         sent_by = by_submitter.setdefault(message.from_addr.lower(), [])
-        draft = _by_references(message, members_of, carried_by) or _by_markers(message, sent_by)
-        if draft is None:
-            draft = _new_draft(drafts, message)
-            sent_by.append(draft)
+        found = _by_references(message, members_of, carried_by) or _by_markers(message, sent_by)
+        if found is None:
+            found = _new_draft(drafts, message)
+            sent_by.append(found)
+        draft = found
         _add(draft, message)
         members_of.setdefault(message.key, []).append(draft)
         for ref in (message.in_reply_to, *message.references):

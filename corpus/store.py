@@ -7,7 +7,6 @@ at most the open chunk and never leaves half a message.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from analyze.errors import StoreError
+from analyze.message import content_hash
 from analyze.model import Message, Series
 from corpus import schema
 from ingest.raw import RawMail
@@ -132,11 +132,6 @@ def default_db_path() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("patchperf")) / "patchperf.db"
-
-
-def content_hash(data: bytes) -> str:
-    """sha256 hex of the raw bytes: the identity of a message with no Message-ID."""
-    return hashlib.sha256(data).hexdigest()
 
 
 def normalize_message_id(message_id: str | None) -> str | None:

@@ -40,7 +40,7 @@ class GunzipReader(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # type: ignore[override]
+    def readinto(self, buffer) -> int:
         while not self._pending and not self._done:
             self._step()
         n = min(len(buffer), len(self._pending))
