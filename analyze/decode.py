@@ -122,6 +122,8 @@ def _collect_parts(
         filename = decode_rfc2047(raw_name) if raw_name else None
         if ctype == "text/plain" and disposition != "attachment" and not filename:
             body.append(_part_text(part, warnings))
+        elif ctype == "text/html" and not filename:
+            continue  # the HTML alternative of a text/plain body (Patchwork fixture 0019)
         elif ctype.startswith("text/") and ctype != "text/html" or _is_patch_attachment(ctype, filename):
             attachments.append(Attachment(filename=filename, content_type=ctype, text=_part_text(part, warnings)))
         else:
