@@ -28,6 +28,9 @@ from .limits import DEFAULT_LIMITS, Limits
 from .model import Attachment
 
 MAX_PARTS = 1000  # a real mail has a handful of MIME parts; more is an attack
+# The stdlib parser recurses once per nested multipart; a mail nested thousands deep would
+# exhaust the stack before MAX_PARTS is ever counted, so nesting is bounded up front.
+MAX_MULTIPARTS = 100
 _PATCH_TYPES = ("text/x-patch", "text/x-diff", "text/x-p", "application/x-patch")
 _PATCH_NAMES = (".patch", ".diff")
 
@@ -57,7 +60,13 @@ def decode_mail(data: bytes, limits: Limits = DEFAULT_LIMITS) -> DecodedMail:
         raise LimitExceeded("message", limits.message_bytes)
     if not data.strip():
         raise BadInput("empty message")
-    msg = _parser.parsebytes(data)
+    # `ultipart/` matches Multipart/ and multipart/ without lower-casing 64 MiB of mail
+    if data.count(b"ultipart/") > MAX_MULTIPARTS:
+        raise LimitExceeded("multipart parts", MAX_MULTIPARTS, "parts")
+    try:
+        msg = _parser.parsebytes(data)
+    except RecursionError:
+        raise LimitExceeded("MIME nesting", MAX_MULTIPARTS, "levels") from None
     if not any(msg.get(h) is not None for h in ("From", "Subject", "Message-ID", "Date")):
         raise BadInput("not a mail: no From, Subject, Date or Message-ID header")
 
@@ -113,7 +122,7 @@ def _collect_parts(
     for part in msg.walk():
         count += 1
         if count > MAX_PARTS:
-            raise LimitExceeded(f"MIME parts (more than {MAX_PARTS})", MAX_PARTS)
+            raise LimitExceeded("MIME parts", MAX_PARTS, "parts")
         if part.is_multipart():
             continue
         ctype = part.get_content_type()

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from unidiff import PatchSet, UnidiffParseError
 
 from analyze.body import strip_quote
-from analyze.errors import BadInput, LimitExceeded
+from analyze.errors import LimitExceeded
 from analyze.model import FileChange, Patch
 
 MAX_DIFF_LINES = 100_000
@@ -59,11 +59,6 @@ _BASE85 = re.compile(r"[A-Za-z][0-9A-Za-z!#$%&()*+;<=>?@^_`{|}~-]+")
 
 class DiffTooLarge(LimitExceeded):
     """A diff larger than the configured limit (lines, or characters in one line)."""
-
-    def __init__(self, what: str, limit: int, unit: str) -> None:
-        BadInput.__init__(self, f"{what} exceeds the limit of {limit:,} {unit}")
-        self.what = what
-        self.limit = limit
 
 
 @dataclass

@@ -18,10 +18,11 @@ class BadInput(PatchperfError):
 class LimitExceeded(BadInput):
     """The input is larger than a configured limit; the message names the limit."""
 
-    def __init__(self, what: str, limit: int) -> None:
-        super().__init__(f"{what} exceeds the limit of {limit:,} bytes")
+    def __init__(self, what: str, limit: int, unit: str = "bytes") -> None:
+        super().__init__(f"{what} exceeds the limit of {limit:,} {unit}")
         self.what = what
         self.limit = limit
+        self.unit = unit
 
 
 class SourceUnavailable(PatchperfError):

@@ -12,7 +12,7 @@ import re
 from datetime import UTC, datetime
 from email.errors import HeaderParseError
 from email.header import Header, decode_header
-from email.utils import getaddresses, parseaddr, parsedate_to_datetime
+from email.utils import parseaddr, parsedate_to_datetime
 
 from .charsets import decode_bytes
 
@@ -21,6 +21,7 @@ _OPENWALL_HIDDEN = re.compile(r"@\.\.\.[A-Za-z0-9]")
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 _WS = re.compile(r"\s+")
 _SURROGATE = re.compile("[\udc80-\udcff]")  # raw 8-bit bytes, as the parser escapes them
+MAX_REFERENCES = 128  # real threads reference a few dozen ancestors at most
 _MAX_HEADER = 64 * 1024  # longer header values are cut: no real header comes near this
 
 
@@ -82,30 +83,36 @@ def parse_from(value: object) -> tuple[str, str]:
     return name, addr.strip()
 
 
-def parse_address_list(value: object) -> tuple[str, ...]:
-    """Addresses of a To/Cc header, decoded and repaired (for display only)."""
-    text = repair_hidden_addresses(decode_rfc2047(value))
-    return tuple(addr for _, addr in getaddresses([text]) if addr)
-
-
 def clean_message_id(value: object) -> str | None:
-    """The first Message-ID in a header value, without angle brackets; None if there is none."""
+    """The first Message-ID in a header value, without angle brackets; None if there is none.
+
+    An id written without brackets is taken as its first word, unless that holds a stray `<`
+    or `>` (`a<b@x`): such an id cannot be written back in a header, so the mail is treated
+    as having none and is keyed by its content.
+    """
     text = repair_hidden_addresses(raw_header_text(value))
     match = _ANGLE_ID.search(text)
     if match:
         return match.group(1)
-    token = text.strip().split()[0] if text.strip() else ""
-    token = token.strip("<>")
-    return token or None
+    words = text.split()
+    token = words[0] if words else ""
+    return token if token and "<" not in token and ">" not in token else None
 
 
 def message_ids(value: object) -> tuple[str, ...]:
-    """Every `<id>` in a References-style header, in order, without duplicates."""
+    """The `<id>`s of a References-style header, in order, without duplicates.
+
+    Past MAX_REFERENCES, the first id (the thread's root) and the most recent ones are kept,
+    as RFC 5322 asks senders to trim; a hostile header of thousands of ids costs nothing more.
+    """
     text = repair_hidden_addresses(raw_header_text(value))
     seen: dict[str, None] = {}
     for match in _ANGLE_ID.finditer(text):
         seen.setdefault(match.group(1), None)
-    return tuple(seen)
+    ids = tuple(seen)
+    if len(ids) > MAX_REFERENCES:
+        ids = ids[:1] + ids[-(MAX_REFERENCES - 1):]
+    return ids
 
 
 def parse_date(value: object) -> datetime | None:

@@ -10,6 +10,7 @@ from .body import make_body
 from .decode import decode_mail
 from .diff import find_patch
 from .diffstat import find_diffstat
+from .errors import LimitExceeded
 from .limits import DEFAULT_LIMITS, Limits
 from .links import linked_message_ids
 from .model import Message, Patch, Subject
@@ -66,7 +67,14 @@ def parse_message(data: bytes, origin: str = "", limits: Limits = DEFAULT_LIMITS
     lines, depths = body.lines[:end], body.depths[:end]
     attachment_texts = [a.text for a in mail.attachments if a.text is not None]
     subject = parse_subject(mail.subject)
-    patch = find_patch(lines, depths, attachment_texts)
+    warnings = list(mail.warnings)
+    try:
+        patch = find_patch(lines, depths, attachment_texts)
+    except LimitExceeded as exc:
+        # A huge patch is still a patch of its series: keep the mail, without the diff's
+        # files and counts, and say so.
+        patch = Patch(files=(), added=0, removed=0, quoted=False, text="")
+        warnings.append(f"{exc}; its files and line counts are not read")
     pull_url = find_pull_url(lines, depths)
     return Message(
         key=message_key(mail.message_id, digest),
@@ -91,5 +99,5 @@ def parse_message(data: bytes, origin: str = "", limits: Limits = DEFAULT_LIMITS
         list_id=mail.list_id,
         links=linked_message_ids(lines, depths),
         origin=origin,
-        warnings=mail.warnings,
+        warnings=tuple(warnings),
     )

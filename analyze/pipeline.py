@@ -47,10 +47,5 @@ def analyze_messages(messages: list[Message], problems: Iterable[Problem] = ()) 
     )
 
 
-def analyze_raw(items: Iterable[tuple[bytes, str]], limits: Limits = DEFAULT_LIMITS) -> Analysis:
-    messages, problems = parse_all(items, limits)
-    return analyze_messages(messages, problems)
-
-
 def _date_order(message: Message) -> tuple[float, str]:
     return (message.date.timestamp() if message.date else float("-inf"), message.key)

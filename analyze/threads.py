@@ -5,6 +5,10 @@ input (else the last one as written), else — only for mail with neither header
 lists.openwall.net pages — the earliest earlier message whose subject name matches `Re: X`.
 Parents missing from the input are kept as the header value; References of their children
 still say what lies above them, so walking up does not stop at a gap in the archive.
+
+Everything here is near-linear in the input, whatever the headers say: a message's References
+are consulted only in part (`consulted_references`), loops are found with a union-find over
+the links made so far, and each root is found once, not by walking a chain per message.
 """
 
 from __future__ import annotations
@@ -19,6 +23,11 @@ from analyze.model import Message
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _SPACE = re.compile(r"\s+")
+# A reply's References list its thread's root first and its nearest ancestors last (RFC 5322
+# 3.6.4); real netdev threads reference a few dozen at most. The middle of a longer list tells
+# nothing the ends do not, and a hostile one of 10,000 ids must not cost 10,000 steps per
+# message, so only the first entry and the last REFERENCES_CONSULTED are looked at.
+REFERENCES_CONSULTED = 64
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,6 +42,10 @@ class Threads:
     def ancestors(self, key: str) -> Iterator[str]:
         """Yield the ids above `key`, nearest first; ids missing from the input included."""
         return _walk(key, self.parent, self.above_missing)
+
+    def up(self, key: str) -> str | None:
+        """The id directly above `key` (a parent, or what References put above a missing id)."""
+        return self.parent[key] if key in self.parent else self.above_missing.get(key)
 
     def thread(self, root: str) -> tuple[str, ...]:
         """The known keys whose thread top is `root`, in walk order (parents before children)."""
@@ -69,6 +82,15 @@ def clean_name(name: str) -> str:
     return _SPACE.sub(" ", name).strip().lower()
 
 
+def consulted_references(message: Message) -> tuple[str, ...]:
+    """The References entries analysis looks at: all of them, or past
+    REFERENCES_CONSULTED + 1, the first (the thread's root) and the last REFERENCES_CONSULTED."""
+    refs = message.references
+    if len(refs) > REFERENCES_CONSULTED + 1:
+        refs = refs[:1] + refs[-REFERENCES_CONSULTED:]
+    return tuple(r for r in refs if r)
+
+
 def build_threads(messages: Iterable[Message]) -> Threads:
     """Link every message to its parent and thread root; the result ignores input order."""
     ordered = unique_messages(messages)
@@ -76,15 +98,16 @@ def build_threads(messages: Iterable[Message]) -> Threads:
     parent: dict[str, str | None] = {}
     above_missing: dict[str, str] = {}
     first_by_name: dict[str, Message] = {}
+    forest = _Forest()
 
     for message in ordered:
         wanted = _header_parent(message, known)
         if wanted is None and message.in_reply_to is None and not message.references:
             wanted = _subject_parent(message, first_by_name)
-        if wanted is not None and _would_loop(message.key, wanted, parent, above_missing):
+        if wanted is not None and not forest.link(message.key, wanted):
             wanted = None  # hostile or broken headers: A answers B answers A
         parent[message.key] = wanted
-        _note_missing(message, known, above_missing, parent)
+        _note_missing(message, known, above_missing, forest)
         if not message.subject.reply:
             first_by_name.setdefault(clean_name(message.subject.name), message)
 
@@ -96,10 +119,7 @@ def build_threads(messages: Iterable[Message]) -> Threads:
     for missing, upper in sorted(above_missing.items()):
         children.setdefault(upper, []).append(missing)  # bridges a gap in the archive
 
-    root: dict[str, str] = {}
-    for message in ordered:
-        chain = list(_walk(message.key, parent, above_missing))
-        root[message.key] = chain[-1] if chain else message.key
+    root = {message.key: forest.top(message.key) for message in ordered}
     return Threads(
         parent=MappingProxyType(parent),
         root=MappingProxyType(root),
@@ -123,7 +143,7 @@ def _header_parent(message: Message, known: set[str]) -> str | None:
     own = message.key
     if message.in_reply_to and message.in_reply_to != own:
         return message.in_reply_to
-    refs = [r for r in message.references if r and r != own]
+    refs = [r for r in consulted_references(message) if r != own]
     for ref in reversed(refs):
         if ref in known:
             return ref
@@ -141,25 +161,57 @@ def _subject_parent(message: Message, first_by_name: dict[str, Message]) -> str 
 
 
 def _note_missing(
-    message: Message, known: set[str], above_missing: dict[str, str], parent: dict
+    message: Message, known: set[str], above_missing: dict[str, str], forest: _Forest
 ) -> None:
     """Remember, for ids missing from the input, what a child's References put above them."""
-    refs = [r for r in message.references if r]
-    for lower, upper in zip(refs[1:], refs[:-1], strict=False):
+    refs = consulted_references(message)
+    pairs = list(zip(refs[1:], refs[:-1], strict=False))
+    if len(message.references) > REFERENCES_CONSULTED + 1:
+        pairs = pairs[1:]  # the root and the last entries were not adjacent as written
+    for lower, upper in pairs:
         if lower in known or lower in above_missing or lower == upper:
             continue
-        if not _would_loop(lower, upper, parent, above_missing):
+        if forest.link(lower, upper):
             above_missing[lower] = upper
 
 
-def _would_loop(
-    key: str, wanted: str, parent: Mapping[str, str | None], above_missing: Mapping[str, str]
-) -> bool:
-    seen: set[str] = set()
-    current: str | None = wanted
-    while current is not None and current not in seen:
-        if current == key:
-            return True
-        seen.add(current)
-        current = parent[current] if current in parent else above_missing.get(current)
-    return False
+class _Forest:
+    """The links made so far, as union-find components, each remembering its top.
+
+    Links only ever go from a top (a message not yet given a parent, a missing id not yet
+    placed) to another node, so a link closes a loop exactly when both ends already share a
+    component. Union by size and path halving keep every step near constant.
+    """
+
+    def __init__(self) -> None:
+        self._up: dict[str, str] = {}  # union-find parent; absent for a component's own rep
+        self._size: dict[str, int] = {}
+        self._top: dict[str, str] = {}  # component rep -> the node with nothing above it
+
+    def _find(self, node: str) -> str:
+        up = self._up
+        while node in up:
+            above = up[node]
+            if above in up:
+                up[node] = up[above]
+            node = above
+        return node
+
+    def link(self, lower: str, upper: str) -> bool:
+        """Put `upper` above the top `lower`, unless that closes a loop (then say False)."""
+        low, high = self._find(lower), self._find(upper)
+        if low == high:
+            return False
+        top = self._top.get(high, high)
+        small, big = (low, high) if self._size.get(low, 1) <= self._size.get(high, 1) else (high, low)
+        self._up[small] = big
+        self._size[big] = self._size.get(big, 1) + self._size.get(small, 1)
+        self._top[big] = top
+        self._top.pop(small, None)
+        self._size.pop(small, None)
+        return True
+
+    def top(self, node: str) -> str:
+        """The node at the top of `node`'s thread."""
+        rep = self._find(node)
+        return self._top.get(rep, rep)

@@ -139,6 +139,9 @@ def _migrate(conn: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
         version = _check_identity(conn, path)
         if version == SCHEMA_VERSION:
             return
+        if readonly and version == 0:
+            # An empty file (or one `sqlite3` made and left): say so, not "upgrade from 0".
+            raise StoreError(f"{path}: an empty file, not a patchperf store yet")
         if readonly:
             raise StoreError(
                 f"{path}: the store has schema version {version}, this patchperf needs "

@@ -12,136 +12,45 @@ import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from analyze.errors import StoreError
 from analyze.message import content_hash
-from analyze.model import Message, Series
-from corpus import schema
-from ingest.raw import RawMail
 
-AddStatus = Literal["new", "duplicate", "variant"]
+# The record types and path helpers live in their own modules; they are re-exported here
+# because callers (corpus.refresh, ingest.run, reports.cli) import them from the store.
+from . import schema
+from .paths import default_db_path, resolve_db_path
+from .records import (
+    AddResult,
+    AddStatus,
+    AnalysisRecord,
+    SeriesRecord,
+    StoreCounts,
+    StoredRaw,
+    normalize_message_id,
+)
+
+__all__ = [
+    "DEFAULT_COMMIT_EVERY",
+    "AddResult",
+    "AddStatus",
+    "AnalysisRecord",
+    "SeriesRecord",
+    "Store",
+    "StoreCounts",
+    "StoredRaw",
+    "default_db_path",
+    "normalize_message_id",
+    "resolve_db_path",
+]
+
 DEFAULT_COMMIT_EVERY = 1000
 _CHUNK = 500  # rows per `IN (...)` query: far below SQLite's 32,766 bound variables
 
 _MESSAGE_KEY = "coalesce(m.message_id, 'sha256:' || m.content_hash)"
-
-
-@dataclass(frozen=True)
-class AddResult:
-    """What `add_raw` did: stored a new message, found a duplicate, or kept a variant."""
-
-    status: AddStatus
-    row: int  # the message row (for a variant or duplicate: the message it belongs to)
-    key: str  # the message key: its Message-ID, or `sha256:<hash>` when it has none
-
-
-@dataclass(frozen=True)
-class StoredRaw:
-    row: int
-    data: bytes
-    origin: str
-    fmt: str
-
-
-@dataclass(frozen=True)
-class StoreCounts:
-    messages: int
-    variants: int
-    analyses: int
-    series: int
-
-
-@dataclass(frozen=True)
-class AnalysisRecord:
-    """The derived row of one message; `doc` is its JSON shape, made by the caller."""
-
-    message_row: int
-    analyzer_version: str
-    kind: str
-    doc: Mapping[str, Any] | str
-    subject: str | None = None
-    from_display: str | None = None
-    date: datetime | None = None
-    tree: str | None = None
-
-    @classmethod
-    def from_message(
-        cls, message_row: int, message: Message, *, analyzer_version: str,
-        doc: Mapping[str, Any] | str,
-    ) -> AnalysisRecord:
-        """Build the record of `message`, stored at `message_row`."""
-        return cls(
-            message_row=message_row, analyzer_version=analyzer_version, kind=message.kind,
-            doc=doc, subject=message.subject.raw, from_display=message.from_display,
-            date=message.date, tree=message.subject.tree,
-        )
-
-
-@dataclass(frozen=True)
-class SeriesRecord:
-    """One series to store; `doc` is its JSON shape, made by the caller."""
-
-    id: str
-    name: str
-    version: int
-    doc: Mapping[str, Any] | str
-    total: int | None = None
-    tree: str | None = None
-    author: str | None = None
-    date: datetime | None = None
-    complete: bool | None = None
-    cover: str | None = None
-    patches: tuple[str, ...] = ()
-    replies: tuple[str, ...] = field(default=())
-
-    @classmethod
-    def from_series(cls, series: Series, *, doc: Mapping[str, Any] | str) -> SeriesRecord:
-        """Build the record of `series`."""
-        return cls(
-            id=series.id, name=series.name, version=series.version, doc=doc,
-            total=series.total, tree=series.tree, author=series.author, date=series.date,
-            complete=series.complete, cover=series.cover, patches=series.patches,
-            replies=series.replies,
-        )
-
-
-def resolve_db_path(url_or_path: str | os.PathLike[str] | None = None) -> Path:
-    """The store file for `--db URL_OR_PATH`: a path, or `sqlite:///path`; None → default."""
-    if url_or_path is None:
-        return default_db_path()
-    text = os.fspath(url_or_path)
-    if text.startswith("sqlite:///"):
-        # SQLAlchemy's spelling: sqlite:///relative/file.db, sqlite:////absolute/file.db
-        text = text[len("sqlite:///"):]
-    elif "://" in text:
-        raise StoreError(f"{text}: unsupported store URL (a path or sqlite:///path)")
-    if not text:
-        raise StoreError("empty store path")
-    return Path(text).expanduser()
-
-
-def default_db_path() -> Path:
-    """`$PATCHPERF_DB` if set, else `patchperf.db` in the user data dir."""
-    env = os.environ.get("PATCHPERF_DB")
-    if env:
-        return resolve_db_path(env)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("patchperf")) / "patchperf.db"
-
-
-def normalize_message_id(message_id: str | None) -> str | None:
-    """A Message-ID without angle brackets or surrounding space; None when empty."""
-    if message_id is None:
-        return None
-    mid = message_id.strip()
-    if mid.startswith("<") and mid.endswith(">"):
-        mid = mid[1:-1].strip()
-    return mid or None
 
 
 class Store:
@@ -158,7 +67,10 @@ class Store:
     def open(cls, path: str | os.PathLike[str], *, readonly: bool = False) -> Store:
         """Open (creating it and its folders if needed) the store at `path`.
 
-        `path` may also be a `sqlite:///` URL. Raises StoreError naming the file.
+        `path` may also be a `sqlite:///` URL. With `readonly`, nothing is ever created or
+        migrated (a mistyped `--db` gives "no such store"), writes raise StoreError, and
+        reading works while another process writes the store (WAL). Raises StoreError naming
+        the file.
         """
         file = resolve_db_path(path)
         if not readonly:
@@ -298,20 +210,6 @@ class Store:
         )
         assert cur.lastrowid is not None
         return AddResult("new", cur.lastrowid, mid if mid is not None else f"sha256:{digest}")
-
-    def add_raw_many(
-        self, items: Iterable[tuple[RawMail, str | None]], *,
-        commit_every: int = DEFAULT_COMMIT_EVERY,
-    ) -> list[AddResult]:
-        """Store many mails, each given with its Message-ID (or None), committing in chunks."""
-        results = []
-        with self.batch(commit_every):
-            for mail, message_id in items:
-                results.append(
-                    self.add_raw(mail.data, message_id=message_id, fmt=mail.fmt,
-                                 origin=mail.origin)
-                )
-        return results
 
     def iter_raw(self, rows: Iterable[int] | None = None) -> Iterator[StoredRaw]:
         """Stream the stored messages (all, or the given rows) in row order, a chunk at a time."""

@@ -13,7 +13,7 @@ import re
 HEAD_BYTES = 64 * 1024  # enough for any header block or page chrome seen so far
 
 _GZIP_MAGIC = b"\x1f\x8b"
-_BOM = b"\xef\xbb\xbf"
+BOM = b"\xef\xbb\xbf"  # a UTF-8 byte order mark, which some editors put before the headers
 _FIELD = re.compile(rb"[!-9;-~]+:")  # RFC 5322 field-name, then the colon
 _KNOWN_FIELDS = frozenset(
     b"from to cc subject date message-id received return-path mime-version content-type "
@@ -24,7 +24,8 @@ _LORE_PRE = re.compile(rb"<pre\s[^>]*\bid\s*=\s*[\"']?b[\"'\s>]", re.IGNORECASE)
 _OPENWALL_PRE = re.compile(rb"<pre\s[^>]*white-space:\s*pre-wrap", re.IGNORECASE)
 _HTML = re.compile(rb"<(?:!doctype\s+html|html|head|title|body|pre)\b", re.IGNORECASE)
 # openwall's navigation line, seen in seed 001: `[<prev] [next>] [thread-next>] [day] ...`
-_OPENWALL_NAV = re.compile(rb"^\[<?(?:prev|next|thread-prev|thread-next)>?\].*\[day\]")
+# openwall's navigation line: `[<prev] [next>] [thread-next>] [day] [month] [year] [list]`
+OPENWALL_NAV = re.compile(r"^\s*\[<?(?:prev|next|thread-prev|thread-next)>?\].*\[(?:day|list)\]")
 _OPENWALL_HEADER = re.compile(rb"^(?:Message-ID|Date|From|To|Cc|Subject):\s")
 
 
@@ -34,8 +35,8 @@ def _lines(text: bytes, limit: int = 200) -> list[bytes]:
 
 def _strip_start(head: bytes) -> bytes:
     """Drop a UTF-8 BOM and leading blank lines (saved pages often start with them)."""
-    if head.startswith(_BOM):
-        head = head[len(_BOM) :]
+    if head.startswith(BOM):
+        head = head[len(BOM) :]
     return head.lstrip(b" \t\r\n")
 
 
@@ -78,7 +79,7 @@ def _is_lore_text(text: bytes) -> bool:
 def _is_openwall_text(text: bytes) -> bool:
     lines = _lines(text, 60)
     for i, line in enumerate(lines):
-        if _OPENWALL_NAV.match(line.strip()):
+        if OPENWALL_NAV.match(line.strip().decode('latin-1')):
             return any(_OPENWALL_HEADER.match(after) for after in lines[i + 1 : i + 6])
     return False
 

@@ -1,27 +1,55 @@
-"""A mail's Message-ID read cheaply from its header block, for storing without analysis.
+"""What storing needs to know of a mail, read cheaply from its header block: is it a mail at
+all, and what is its Message-ID.
 
 Storing must stay close to the cost of splitting the mbox (the benchmark's target is 2x the
-stdlib parser), so this scans only the header block instead of parsing the whole mail. It
-returns the same id that analysis finds (both clean it with analyze.headers).
+stdlib parser), so this reads only the header block, the way the stdlib parser delimits it:
+up to the first blank line, or the first line that is neither a header nor a continuation.
+The id it returns is the one analysis finds (both clean it with analyze.headers).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from analyze.headers import clean_message_id
 
-_HEADER_END = re.compile(rb"\r?\n\r?\n")
-_MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)", re.IGNORECASE | re.MULTILINE)
+_FIELD = re.compile(rb"([!-9;-~]+)[ \t]*:")  # RFC 5322 field name: printable ASCII but ':'
+_MAIL_FIELDS = frozenset({b"from", b"subject", b"date", b"message-id"})
 _MAX_SCAN = 1024 * 1024  # a header block longer than this is not a real mail's
 
 
-def scan_message_id(data: bytes) -> str | None:
-    """The Message-ID of a raw mail without angle brackets, or None when it has none."""
-    end = _HEADER_END.search(data, 0, _MAX_SCAN)
-    head = data[: end.start() if end else _MAX_SCAN]
-    match = _MESSAGE_ID.search(b"\n" + head)
-    if not match:
-        return None
-    value = match.group(1).decode("ascii", "surrogateescape")
-    return clean_message_id(value) if value.strip() else None
+@dataclass(frozen=True)
+class Identity:
+    is_mail: bool  # has at least one of From, Subject, Date, Message-ID (analysis's rule)
+    message_id: str | None
+
+
+def identify(data: bytes) -> Identity:
+    """Whether the bytes are a mail, and their Message-ID (None when they have none)."""
+    is_mail = False
+    raw_id: list[bytes] | None = None
+    collecting = False
+    for line in data[:_MAX_SCAN].split(b"\n"):
+        line = line.rstrip(b"\r")
+        if not line:
+            break
+        if line[:1] in (b" ", b"\t"):
+            if collecting and raw_id is not None:
+                raw_id.append(line)
+            continue
+        match = _FIELD.match(line)
+        if match is None:
+            break  # the body starts here for the stdlib parser too
+        name = match.group(1).lower()
+        collecting = False
+        if name in _MAIL_FIELDS:
+            is_mail = True
+            if name == b"message-id" and raw_id is None:
+                raw_id = [line[match.end():]]
+                collecting = True
+    message_id = None
+    if raw_id is not None:
+        value = b" ".join(raw_id).decode("ascii", "surrogateescape")
+        message_id = clean_message_id(value) if value.strip() else None
+    return Identity(is_mail, message_id)

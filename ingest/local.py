@@ -22,7 +22,7 @@ from analyze.errors import BadInput, LimitExceeded
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
 
-from .detect import HEAD_BYTES, looks_binary, sniff_format
+from .detect import BOM, HEAD_BYTES, looks_binary, sniff_format
 from .gz import open_gunzip
 from .maildir import is_maildir, iter_maildir
 from .mboxrd import iter_mboxrd
@@ -31,7 +31,6 @@ from .raw import RawMail
 
 # folders that hold tools, not mail: never walked (hidden ones are skipped anyway)
 SKIP_DIRS = frozenset({"venv", "__pycache__", "node_modules", "site-packages"})
-_BOM = b"\xef\xbb\xbf"
 
 
 class _Prefixed:
@@ -68,6 +67,8 @@ def _os_reason(e: OSError) -> str:
         return "no such file or directory"
     if e.errno in (errno.EACCES, errno.EPERM):
         return "permission denied"
+    if e.errno == errno.ELOOP:
+        return "symbolic link loop"
     return (e.strerror or str(e)).lower()
 
 
@@ -80,12 +81,12 @@ def _not_mail(origin: str, head: bytes, in_folder: bool) -> Problem:
 
 
 def _is_blank(head: bytes) -> bool:
-    return not head.removeprefix(_BOM).strip()
+    return not head.removeprefix(BOM).strip()
 
 
 def _single(data: bytes) -> bytes:
     """One message's bytes with a BOM and blank lines before its headers dropped."""
-    return data.removeprefix(_BOM).lstrip(b" \t\r\n")
+    return data.removeprefix(BOM).lstrip(b" \t\r\n")
 
 
 def _deliver(
@@ -215,14 +216,11 @@ def read_sources(
     for given in paths:
         path = Path(given)
         try:
-            is_dir = path.is_dir()
-            exists = is_dir or path.exists()
-        except OSError as e:
+            is_dir = stat.S_ISDIR(path.stat().st_mode)
+        except OSError as e:  # missing, unreadable, or a symbolic link loop: say which
             yield Problem(str(path), _os_reason(e))
             continue
-        if not exists:
-            yield Problem(str(path), "no such file or directory")
-        elif is_dir:
+        if is_dir:
             yield from read_folder(path, limits)
         else:
             yield from read_file(path, limits)

@@ -25,14 +25,13 @@ from analyze.errors import BadInput, LimitExceeded
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
 
-from .detect import is_header_line
+from .detect import BOM, is_header_line
 from .raw import RawMail
 
 CHUNK = 1 << 20
 _SEP = re.compile(rb"\n\r?\nFrom ")  # end of a line, a blank line, then a separator
 _OVERLAP = 7  # a separator match is 8 bytes long at most: keep 7 across chunk borders
 _ESCAPED = re.compile(rb"^>(>*From )", re.MULTILINE)
-_BOM = b"\xef\xbb\xbf"
 
 
 def _read(stream: BinaryIO, size: int) -> bytes:
@@ -53,9 +52,12 @@ def escape(data: bytes) -> bytes:
 
 
 def _truncated(data: bytes) -> bool:
-    """The message ends inside its header block: no blank line, last line no header line."""
+    """The message ends inside its header block: no blank line, and the last line is no
+    header line or is cut before its newline (a download that stopped mid-header)."""
     if b"\n\n" in data or b"\n\r\n" in data or data.startswith((b"\n", b"\r\n")):
         return False
+    if not data.endswith(b"\n"):
+        return True
     last = data.rstrip(b"\r\n").rsplit(b"\n", 1)[-1].rstrip(b"\r")
     return not is_header_line(last)
 
@@ -66,8 +68,8 @@ def _start(stream: BinaryIO) -> bytearray:
     while True:
         chunk = _read(stream, CHUNK)
         buf += chunk
-        if buf.startswith(_BOM):
-            del buf[: len(_BOM)]
+        if buf.startswith(BOM):
+            del buf[: len(BOM)]
         stripped = buf.lstrip(b" \t\r\n")
         if stripped or not chunk:
             break

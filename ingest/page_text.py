@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from analyze.errors import BadInput
 
+from .detect import OPENWALL_NAV
+
 # the header lines archive pages show, in canonical spelling
 _SHOWN = {
     "from": "From",
@@ -31,7 +33,6 @@ _LORE_TAILS = {
     "Message-ID": re.compile(r"\s*\(raw\)\s*$"),
 }
 _LORE_FOOTERS = ("next prev parent reply", "Thread overview:", "Reply instructions:")
-_OPENWALL_NAV = re.compile(r"^\s*\[<?(?:prev|next|thread-prev|thread-next)>?\].*\[(?:day|list)\]")
 _OPENWALL_FOOTERS = ("Powered by blists", "Confused about mailing lists")
 _ATTACHMENT = re.compile(r'^\s*(?:View\s*\|\s*)?(?:View|Download) attachment "([^"]*)"')
 
@@ -138,7 +139,7 @@ def openwall_from_lines(lines: list[str], start: int) -> PageMail:
     for line in lines[body_start:end]:
         if m := _ATTACHMENT.match(line):
             attachments.append(m.group(1))
-        elif not _OPENWALL_NAV.match(line):
+        elif not OPENWALL_NAV.match(line):
             body.append(line)
     return PageMail(tuple(headers), _trim(body), tuple(dict.fromkeys(attachments)))
 
@@ -146,7 +147,7 @@ def openwall_from_lines(lines: list[str], start: int) -> PageMail:
 def parse_openwall_text(text: str) -> PageMail:
     """A saved text rendering of a lists.openwall.net message page (like seed 001)."""
     lines = page_lines(text)
-    start = next((i for i, line in enumerate(lines[:80]) if _OPENWALL_NAV.match(line)), None)
+    start = next((i for i, line in enumerate(lines[:80]) if OPENWALL_NAV.match(line)), None)
     if start is None:
         raise BadInput("openwall page without its navigation line")
     return openwall_from_lines(lines, start + 1)

@@ -1,21 +1,22 @@
-"""`patchperf ingest`: read sources, store what is new, verbatim.
+"""`patchperf ingest`: read sources, store what is new, verbatim; and `patchperf analyze
+PATH...`: read sources and analyze them in memory.
 
-Interpreting mail is analysis's job (corpus.refresh); here only the Message-ID is read, to
-store each mail once.
+Interpreting stored mail is analysis's job (corpus.refresh); storing reads only whether the
+bytes are a mail and their Message-ID, to store each mail once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyze.errors import BadInput
 from analyze.limits import DEFAULT_LIMITS, Limits
-from analyze.model import Problem
+from analyze.model import Analysis, Problem
+from analyze.pipeline import analyze_messages, parse_all
 from corpus.store import Store
 
-from .identity import scan_message_id
+from .identity import identify
 from .local import read_sources
 from .raw import RawMail
 
@@ -48,13 +49,15 @@ def store_mails(
             if isinstance(item, Problem):
                 result.problems.append(item)
                 continue
-            try:
-                added = store.add_raw(
-                    item.data, message_id=scan_message_id(item.data), fmt=item.fmt, origin=item.origin
+            identity = identify(item.data)
+            if not identity.is_mail:
+                result.problems.append(
+                    Problem(item.origin, "not a mail: no From, Subject, Date or Message-ID header")
                 )
-            except BadInput as exc:
-                result.problems.append(Problem(item.origin, str(exc)))
                 continue
+            added = store.add_raw(
+                item.data, message_id=identity.message_id, fmt=item.fmt, origin=item.origin
+            )
             if added.status == "new":
                 result.new_rows.append(added.row)
             elif added.status == "variant":
@@ -73,3 +76,19 @@ def ingest_paths(
     progress: Callable[[int], None] | None = None,
 ) -> IngestResult:
     return store_mails(store, read_sources(paths, limits), progress)
+
+
+def analyze_files(paths: Iterable[str | Path], limits: Limits = DEFAULT_LIMITS) -> Analysis:
+    """`patchperf analyze PATH...`: read and analyze in memory; the store is not touched.
+    Inputs that could not be read are the Analysis's problems."""
+    read_problems: list[Problem] = []
+
+    def mails() -> Iterator[tuple[bytes, str]]:
+        for item in read_sources(paths, limits):
+            if isinstance(item, Problem):
+                read_problems.append(item)
+            else:
+                yield item.data, item.origin
+
+    messages, parse_problems = parse_all(mails(), limits)
+    return analyze_messages(messages, read_problems + parse_problems)

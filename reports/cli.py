@@ -8,21 +8,27 @@ into one-line messages: anything else is a bug and surfaces as one.
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from analyze.errors import PatchperfError
-from analyze.limits import Limits
+from analyze.errors import PatchperfError, UsageError
 from analyze.model import Problem
 
+from .config import limits_from_env
+from .safe import inert, inert_json
 from .since import parse_since
+
+if TYPE_CHECKING:
+    from corpus.store import Store
 
 FORMATS = ("table", "json", "markdown")
 EXIT_OK, EXIT_PARTIAL, EXIT_UNUSABLE = 0, 1, 2
@@ -64,22 +70,26 @@ def global_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def _warn(problems: Sequence[Problem], level: str = "warning") -> None:
     for problem in problems:
-        click.echo(f"patchperf: {level}: {problem}", err=True)
+        click.echo(f"patchperf: {level}: {inert(str(problem))}", err=True)
 
 
-def _exit_code(problems: Sequence[Problem], usable: int) -> int:
-    """2 when nothing usable was read; 1 when some input was rejected (a file skipped in a
-    folder for being no mail is only a warning); else 0."""
+def _report_problems(problems: Sequence[Problem], usable: int) -> int:
+    """Print each rejected input on one line and return the exit code: 2 when nothing usable
+    was read, 1 when some input was rejected, else 0. A file skipped in a folder for being
+    no mail is only a warning, and is not listed when nothing at all was usable (the folder's
+    own line says so)."""
     if usable == 0 and problems:
+        _warn([p for p in problems if not p.skipped] or problems, "error")
         return EXIT_UNUSABLE
+    _warn(problems)
     return EXIT_PARTIAL if any(not p.skipped for p in problems) else EXIT_OK
 
 
-def _open_store(ctx: click.Context):  # -> corpus.store.Store
+def _open_store(ctx: click.Context, readonly: bool = False) -> Store:
     from corpus.store import Store, default_db_path
 
     settings = _settings(ctx)
-    return Store.open(settings.db if settings.db else default_db_path())
+    return Store.open(settings.db if settings.db else default_db_path(), readonly=readonly)
 
 
 @contextmanager
@@ -103,7 +113,7 @@ def _progress(ctx: click.Context, label: str) -> Iterator[Callable[[int], None]]
 def _emit(doc: dict[str, Any], fmt: str, output: str | None = None) -> None:
     """Write a report document in the chosen format to stdout or a file."""
     if fmt == "json":
-        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        text = inert_json(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
     elif fmt == "markdown":
         from .markdown import render_markdown
 
@@ -114,15 +124,24 @@ def _emit(doc: dict[str, Any], fmt: str, output: str | None = None) -> None:
         from .terminal import render_terminal
 
         if output is None:
-            render_terminal(doc, Console(highlight=False, width=shutil.get_terminal_size((160, 40)).columns))
+            width = shutil.get_terminal_size((160, 40)).columns
+            render_terminal(doc, Console(highlight=False, width=width))
             return
-        console = Console(record=True, highlight=False, width=160, file=open("/dev/null", "w"))  # noqa: SIM115
-        render_terminal(doc, console)
-        text = console.export_text()
+        buffer = io.StringIO()
+        render_terminal(doc, Console(file=buffer, highlight=False, width=160, color_system=None))
+        text = buffer.getvalue()
     if output is None:
         click.echo(text, nl=False)
-    else:
+        return
+    try:
         Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{output}: cannot write the report ({exc.strerror or exc})") from None
+
+
+def _verbose(ctx: click.Context, message: str) -> None:
+    if _settings(ctx).verbose:
+        click.echo(f"patchperf: {message}", err=True)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -142,21 +161,26 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool) -> No
     from corpus.refresh import analyze_rows
     from ingest.run import ingest_paths
 
+    limits = limits_from_env()
+    started = time.perf_counter()
     with _open_store(ctx) as store:
         with _progress(ctx, "storing") as tick:
-            result = ingest_paths(store, sources, Limits.from_env(), progress=tick)
+            result = ingest_paths(store, sources, limits, progress=tick)
         problems = list(result.problems)
+        usable = result.read
         summary = (f"{result.stored} new, {result.duplicates} already stored, "
                    f"{result.variants} variants")
         if not no_analyze:
             with _progress(ctx, "analyzing") as tick:
-                refreshed = analyze_rows(store, result.new_rows, Limits.from_env(), progress=tick)
+                refreshed = analyze_rows(store, result.new_rows, limits, progress=tick)
             problems += refreshed.problems
+            usable -= len(refreshed.problems)  # stored, but not a mail analysis can read
             _warn(refreshed.warnings)
             summary += f"; {refreshed.analyzed} analyzed, {refreshed.series} series in the store"
-    _warn(problems)
-    click.echo(summary + (f"; {len(problems)} rejected" if problems else ""))
-    ctx.exit(_exit_code(problems, result.read))
+    code = _report_problems(problems, usable)
+    click.echo(summary + (f"; {sum(not p.skipped for p in problems)} rejected" if code else ""))
+    _verbose(ctx, f"{result.read:,} messages read in {time.perf_counter() - started:.2f} s")
+    ctx.exit(code)
 
 
 @cli.command()
@@ -169,40 +193,30 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str) ->
     """Analyze files in memory (the store is not touched), or everything stored (--all)."""
     if all_ == bool(paths):
         raise click.UsageError("give PATH... or --all (not both)")
+    limits = limits_from_env()
+    started = time.perf_counter()
     if all_:
         from corpus.refresh import analyze_rows
 
         with _open_store(ctx) as store, _progress(ctx, "analyzing") as tick:
-            refreshed = analyze_rows(store, limits=Limits.from_env(), everything=True, progress=tick)
+            refreshed = analyze_rows(store, limits=limits, everything=True, progress=tick)
         _warn(refreshed.warnings)
-        _warn(refreshed.problems)
+        code = _report_problems(refreshed.problems, refreshed.analyzed)
         click.echo(f"{refreshed.analyzed} analyzed, {refreshed.series} series in the store")
-        ctx.exit(_exit_code(refreshed.problems, refreshed.analyzed))
+        _verbose(ctx, f"{refreshed.analyzed:,} messages analyzed in {time.perf_counter() - started:.2f} s")
+        ctx.exit(code)
 
-    from analyze.pipeline import analyze_messages, parse_all
-    from ingest.local import read_sources
-    from ingest.raw import RawMail
+    from ingest.run import analyze_files
 
-    read_problems: list[Problem] = []
-    limits = Limits.from_env()
-
-    def mails() -> Iterator[tuple[bytes, str]]:
-        for item in read_sources(paths, limits):
-            if isinstance(item, RawMail):
-                yield item.data, item.origin
-            else:
-                read_problems.append(item)
-
-    messages, parse_problems = parse_all(mails(), limits)
-    problems = read_problems + parse_problems
     from .document import analysis_document
 
-    analysis = analyze_messages(messages, problems)
-    _warn([Problem(m.origin, w) for m in messages for w in m.warnings])
-    _warn(problems, "error" if not messages else "warning")
-    if messages:
+    analysis = analyze_files(paths, limits)
+    _warn([Problem(m.origin, w) for m in analysis.messages for w in m.warnings])
+    code = _report_problems(analysis.problems, len(analysis.messages))
+    if analysis.messages:
         _emit(analysis_document(analysis), fmt)
-    ctx.exit(_exit_code(problems, len(messages)))
+    _verbose(ctx, f"{len(analysis.messages):,} messages analyzed in {time.perf_counter() - started:.2f} s")
+    ctx.exit(code)
 
 
 @cli.command()
@@ -219,7 +233,7 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
 
     if sum(map(bool, (ident, all_, since))) > 1:
         raise click.UsageError("give one of SERIES_ID|MESSAGE_ID, --all, --since")
-    with _open_store(ctx) as store:
+    with _open_store(ctx, readonly=True) as store:
         if ident:
             doc = select_document(store, ident=ident)
             if not doc["series"] and not doc["messages"]:
@@ -252,15 +266,18 @@ def demo(ctx: click.Context, fmt: str, demo_dir: str) -> None:
         result = ingest_paths(store, sorted(folder.glob("*.mbox")))
         refreshed = analyze_rows(store, result.new_rows)
         doc = select_document(store)
-    problems = result.problems + list(refreshed.problems)
-    _warn(problems)
+    code = _report_problems(result.problems + list(refreshed.problems), refreshed.analyzed)
     click.echo(f"demo store {path}: {result.stored} messages, {refreshed.series} series", err=True)
     _emit(doc, fmt)
-    ctx.exit(_exit_code(problems, result.read))
+    ctx.exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run the CLI, turning the project's own errors into one line each."""
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or pipe that cannot show a character gets `?`, not a traceback.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
     try:
         # Without standalone mode click returns ctx.exit()'s code instead of raising SystemExit.
         code = cli.main(args=list(argv) if argv is not None else None, prog_name="patchperf",
@@ -268,13 +285,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:
-        exc.show()
+        # One line, like every other error; the message may quote a file name or an argument.
+        hint = " (see --help)" if isinstance(exc, click.UsageError) else ""
+        click.echo(f"patchperf: error: {inert(exc.format_message())}{hint}", err=True)
         return EXIT_UNUSABLE if exc.exit_code == 2 else exc.exit_code
     except click.exceptions.Abort:
         click.echo("patchperf: interrupted", err=True)
         return 130
     except PatchperfError as exc:
-        click.echo(f"patchperf: error: {exc}", err=True)
+        click.echo(f"patchperf: error: {inert(str(exc))}", err=True)
         return EXIT_UNUSABLE
     return code if isinstance(code, int) else EXIT_OK
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import re
 
-# C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates.
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# C0 controls but tab and newline, DEL, C1 controls, the Arabic letter mark, line and
+# paragraph separators, bidi marks, embeddings, overrides and isolates.
+_UNSAFE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -32,3 +35,9 @@ def one_line(text: str | None, width: int | None = None) -> str:
     if width and len(flat) > width:
         return flat[: width - 1] + "…"
     return flat
+
+
+def inert_json(text: str) -> str:
+    """JSON text with the same characters written as `\\uXXXX` escapes: still the same JSON
+    value, but nothing in it can act on a terminal it is printed to."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)

@@ -15,7 +15,10 @@ def parse_since(text: str, now: datetime | None = None) -> datetime:
     match = _AGE.match(text)
     now = now or datetime.now(UTC)
     if match:
-        return now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+        try:
+            return now - timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+        except (OverflowError, ValueError):
+            raise click.BadParameter(f"{text!r}: too far back") from None
     try:
         when = datetime.fromisoformat(text.strip())
     except ValueError:

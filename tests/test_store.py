@@ -16,16 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyze.errors import StoreError
+from analyze.message import content_hash
 from corpus import schema
 from corpus.store import (
     AnalysisRecord,
     SeriesRecord,
     Store,
-    content_hash,
     default_db_path,
     resolve_db_path,
 )
-from ingest.raw import RawMail
 
 
 @pytest.fixture
@@ -174,6 +173,39 @@ def test_read_only_store_refuses_writes_clearly(tmp_path):
         assert store.counts().messages == 1
 
 
+@pytest.mark.parametrize("spell", [str, lambda p: f"sqlite:///{p}"])
+def test_read_only_open_of_a_missing_store_creates_nothing(tmp_path, spell):
+    # `patchperf report --db typo.db` must not leave an empty store behind
+    path = tmp_path / "no" / "such.db"
+    with pytest.raises(StoreError, match="no such store") as err:
+        Store.open(spell(path), readonly=True)
+    assert str(path) in str(err.value)
+    assert not (tmp_path / "no").exists()
+
+
+def test_read_only_open_of_an_empty_file_says_so_and_leaves_it(tmp_path):
+    path = tmp_path / "empty.db"
+    path.write_bytes(b"")
+    with pytest.raises(StoreError, match="empty file, not a patchperf store"):
+        Store.open(path, readonly=True)
+    assert path.read_bytes() == b""
+
+
+def test_read_only_reads_while_a_writer_has_the_store_open(fresh_store):
+    # `patchperf report` while `patchperf ingest` runs: WAL lets the reader in
+    add(fresh_store, mail("a@x"), "a@x")
+    assert fresh_store.path.with_name(fresh_store.path.name + "-wal").exists()
+    with Store.open(fresh_store.path, readonly=True) as reader:
+        assert reader.get_raw("a@x") == mail("a@x")
+        add(fresh_store, mail("b@x"), "b@x")
+        assert reader.counts().messages == 2  # a later commit is seen by the next read
+        with fresh_store.batch():
+            add(fresh_store, mail("c@x"), "c@x")
+            assert reader.counts().messages == 2  # the open batch is not
+            assert reader.get_raw("c@x") is None
+    assert fresh_store.counts().messages == 3
+
+
 def _make_unwritable(path):
     """Make `path` unwritable even for root (who ignores mode bits): `chattr +i` there,
     chmod elsewhere. Returns the undo function."""
@@ -228,22 +260,23 @@ def test_batch_rollback_leaves_nothing_partial(fresh_store):
     assert fresh_store.counts() == fresh_store.counts().__class__(0, 0, 0, 0)
 
 
-def test_add_raw_many_reports_each_mail(fresh_store):
-    items = [
-        (RawMail(mail("a@x"), "f#1", "mbox"), "a@x"),
-        (RawMail(mail("a@x"), "f#2", "mbox"), "a@x"),
-        (RawMail(mail("a@x", "x"), "f#3", "mbox"), "a@x"),
-        (RawMail(mail(None), "f#4", "mbox"), None),
-    ]
-    results = fresh_store.add_raw_many(items, commit_every=2)
+def test_batch_reports_each_mail(fresh_store):
+    with fresh_store.batch(commit_every=2):
+        results = [
+            fresh_store.add_raw(mail("a@x"), message_id="a@x", fmt="mbox", origin="f#1"),
+            fresh_store.add_raw(mail("a@x"), message_id="a@x", fmt="mbox", origin="f#2"),
+            fresh_store.add_raw(mail("a@x", "x"), message_id="a@x", fmt="mbox", origin="f#3"),
+            fresh_store.add_raw(mail(None), message_id=None, fmt="mbox", origin="f#4"),
+        ]
     assert [r.status for r in results] == ["new", "duplicate", "variant", "new"]
     assert [r.row for r in fresh_store.iter_raw([results[3].row, 999])] == [results[3].row]
     assert [r.origin for r in fresh_store.iter_raw()] == ["f#1", "f#4"]
 
 
 def test_iter_raw_streams_past_one_chunk(fresh_store):
-    items = [(RawMail(mail(f"{i}@x"), f"f#{i}", "mbox"), f"{i}@x") for i in range(1200)]
-    rows = [r.row for r in fresh_store.add_raw_many(items)]
+    with fresh_store.batch():
+        rows = [add(fresh_store, mail(f"{i}@x"), f"{i}@x", origin=f"f#{i}").row
+                for i in range(1200)]
     assert [r.row for r in fresh_store.iter_raw()] == rows
     assert [r.row for r in fresh_store.iter_raw(rows[::-2])] == sorted(rows[::-2])
 
