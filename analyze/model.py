@@ -155,6 +155,9 @@ class Series:
     received_trailers: tuple[ReceivedTrailer, ...] = ()
     replies: tuple[str, ...] = ()  # keys of replies to the cover or the patches
     pull_request: bool = False
+    # (key, count) sorted by key: the members' own trailers and the received ones, e.g.
+    # (("Acked-by", 2), ("Signed-off-by", 3)); reports read it instead of recounting.
+    trailer_counts: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

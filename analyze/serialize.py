@@ -134,6 +134,7 @@ def series_to_dict(series: Series) -> dict[str, Any]:
         ],
         "replies": list(series.replies),
         "pull_request": series.pull_request,
+        "trailer_counts": dict(series.trailer_counts),
     }
 
 
@@ -238,5 +239,6 @@ def series_from_dict(d: dict[str, Any]) -> Series:
         ),
         replies=tuple(d.get("replies", ())),
         pull_request=d.get("pull_request", False),
+        trailer_counts=tuple(sorted((str(k), int(v)) for k, v in d.get("trailer_counts", {}).items())),
     )
 

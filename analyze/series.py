@@ -11,13 +11,22 @@ patch sent twice, `3/2` extra patches, a v3 cover whose patches say no version.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from itertools import islice
 
 from analyze.model import Message, ReceivedTrailer, Series
-from analyze.threads import Threads, build_threads, clean_name, sort_key, unique_messages
+from analyze.threads import (
+    Threads,
+    build_threads,
+    clean_name,
+    consulted_references,
+    sort_key,
+    unique_messages,
+)
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MARKER_WINDOW = timedelta(hours=12)  # Patchwork's window for grouping unthreaded mail
@@ -77,14 +86,17 @@ def assemble_series(
             members_of.setdefault(message.key, []).append(draft)
             continue
         sent_by = by_submitter.setdefault(message.from_addr.lower(), [])
-        found = _by_references(message, members_of, carried_by) or _by_markers(message, sent_by)
+        refs = consulted_references(message)
+        found = _by_references(message, refs, members_of, carried_by) or _by_markers(
+            message, sent_by
+        )
         if found is None:
             found = _new_draft(drafts, message)
             sent_by.append(found)
         draft = found
         _add(draft, message)
         members_of.setdefault(message.key, []).append(draft)
-        for ref in (message.in_reply_to, *message.references):
+        for ref in (message.in_reply_to, *refs):
             if ref:
                 carried_by.setdefault(ref, {})[draft] = None
 
@@ -162,10 +174,11 @@ def _fits(draft: _Draft, message: Message) -> bool:
 
 def _by_references(
     message: Message,
+    references: tuple[str, ...],
     members_of: Mapping[str, list[_Draft]],
     carried_by: Mapping[str, dict[_Draft, None]],
 ) -> _Draft | None:
-    refs = [message.key, message.in_reply_to, *reversed(message.references)]
+    refs = [message.key, message.in_reply_to, *reversed(references)]
     for ref in refs:
         if not ref:
             continue
@@ -211,10 +224,11 @@ def _replies(
     """Replies under each series, and the trailers they give (own lines only, not quotes)."""
     replies: dict[int, list[str]] = {}
     received: dict[int, list[ReceivedTrailer]] = {}
+    nearest: dict[str, str | None] = {}
     for message in ordered:
         if message.key in member_series:
             continue
-        target = next((up for up in threads.ancestors(message.key) if up in member_series), None)
+        target = _nearest_member(message.key, threads, member_series, nearest)
         if target is None:
             continue
         draft = member_series[target]
@@ -228,6 +242,47 @@ def _replies(
                 ReceivedTrailer(trailer=trailer, message_id=message.key, target=target)
             )
     return replies, received
+
+
+def _nearest_member(
+    key: str, threads: Threads, members: Mapping[str, object], nearest: dict[str, str | None]
+) -> str | None:
+    """The closest cover, patch or pull request above `key`, or None.
+
+    Answers are kept in `nearest` for every node walked through, so a chain of 10,000 replies
+    each answering the one before is walked once in all, not once per reply.
+    """
+    path: list[str] = []
+    on_path: set[str] = set()  # `threads` may come from a caller: do not trust it to be a tree
+    node = key
+    found: str | None = None
+    while True:
+        if node in nearest:
+            found = nearest[node]
+            break
+        path.append(node)
+        on_path.add(node)
+        above = threads.up(node)
+        if above is None or above in on_path:
+            break
+        if above in members:
+            found = above
+            break
+        node = above
+    for walked in path:
+        nearest[walked] = found
+    return found
+
+
+def _counts(draft: _Draft, received: list[ReceivedTrailer]) -> tuple[tuple[str, int], ...]:
+    """Trailers by key over the members' own (cover, patches, pull request) and the received."""
+    counts: Counter[str] = Counter()
+    patches = (m for group in draft.patches.values() for m in group)
+    for message in (draft.cover, draft.pull_request, *patches):
+        if message is not None:
+            counts.update(t.key for t in message.trailers)
+    counts.update(r.trailer.key for r in received)
+    return tuple(sorted(counts.items()))
 
 
 def _freeze(draft: _Draft, replies: list[str], received: list[ReceivedTrailer]) -> Series:
@@ -247,6 +302,7 @@ def _freeze(draft: _Draft, replies: list[str], received: list[ReceivedTrailer]) 
             complete=None,
             replies=tuple(replies),
             received_trailers=tuple(received),
+            trailer_counts=_counts(draft, received),
             pull_request=True,
         )
     anchor = draft.cover or patches[0]
@@ -267,6 +323,7 @@ def _freeze(draft: _Draft, replies: list[str], received: list[ReceivedTrailer]) 
         complete=complete,
         replies=tuple(replies),
         received_trailers=tuple(received),
+        trailer_counts=_counts(draft, received),
     )
 
 
@@ -290,20 +347,50 @@ def _link_versions(
             by_change.setdefault(change_id, []).append(one)
         by_name.setdefault((draft.submitter, clean_name(one.name)), []).append(one)
 
+    # Every lookup below is a bisection in a sorted group, not a scan of it: a flood of
+    # 10,000 resends with one change-id or one name must not cost 10,000 x 10,000 steps.
+    change_index = {c: _Versions(group) for c, group in by_change.items()}
+    name_index = {k: _Versions(group) for k, group in by_name.items()}
     out = []
     for draft, one in zip(drafts, series, strict=True):
         if one.pull_request:
             out.append(one)
             continue
-        same_change = [s for c in sorted(change_ids[id(draft)]) for s in by_change[c]]
-        same_name = by_name[(draft.submitter, clean_name(one.name))]
+        same_change = [change_index[c].older(one) for c in sorted(change_ids[id(draft)])]
         previous = (
-            _latest([s for s in same_change if _older(s, one)])
-            or _latest([s for s in same_name if s.version < one.version])
+            _latest([s for s in same_change if s is not None])
+            or name_index[(draft.submitter, clean_name(one.name))].lower_version(one)
             or _linked(draft, one, member_series, by_draft)
         )
         out.append(replace(one, previous_version=previous.id if previous else None))
     return out
+
+
+def _rank(one: Series) -> tuple:
+    """The order `_latest` picks by: version, then dated, then date, then id."""
+    return (one.version, one.date is not None, one.date or _EPOCH, one.id)
+
+
+class _Versions:
+    """A group of series (one change-id, or one submitter and name) sorted by `_rank`."""
+
+    def __init__(self, group: list[Series]) -> None:
+        self._series = sorted(group, key=_rank)
+        self._ranks = [_rank(s) for s in self._series]
+
+    def lower_version(self, one: Series) -> Series | None:
+        """The latest series of a lower version than `one`."""
+        at = bisect_left(self._ranks, (one.version,))
+        return self._series[at - 1] if at else None
+
+    def older(self, one: Series) -> Series | None:
+        """The latest series that `_older` says can precede `one`."""
+        if one.date is not None:
+            # Same version, dated, sent before `one`: these rank just below `one` itself.
+            at = bisect_left(self._ranks, (one.version, True, one.date, one.id))
+            if at and self._ranks[at - 1][:2] == (one.version, True):
+                return self._series[at - 1]
+        return self.lower_version(one)
 
 
 def _older(candidate: Series, one: Series) -> bool:

@@ -16,12 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from types import MappingProxyType
 
 from analyze.model import Message
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
+_ZERO = timedelta(0)
+_MICROSECOND = timedelta(microseconds=1)
 _SPACE = re.compile(r"\s+")
 # A reply's References list its thread's root first and its nearest ancestors last (RFC 5322
 # 3.6.4); real netdev threads reference a few dozen at most. The middle of a longer list tells
@@ -66,7 +68,14 @@ class Threads:
 def sort_key(message: Message) -> tuple:
     """Deterministic processing order: date (undated last), then key, then content."""
     date = message.date
-    return (date is None, date or _EPOCH, message.key, message.content_hash)
+    if date is None:
+        return (True, 0, message.key, message.content_hash)
+    # Microseconds since the epoch, as an int: the same order as comparing the aware
+    # datetimes, five times faster to sort (mail carries many offsets), and timedelta
+    # arithmetic cannot overflow where astimezone() would (a hostile `Date: 1 Jan 0001 +0100`).
+    offset = date.utcoffset() or _ZERO
+    instant = (date.replace(tzinfo=None) - _NAIVE_EPOCH - offset) // _MICROSECOND
+    return (False, instant, message.key, message.content_hash)
 
 
 def unique_messages(messages: Iterable[Message]) -> tuple[Message, ...]:
@@ -88,7 +97,7 @@ def consulted_references(message: Message) -> tuple[str, ...]:
     refs = message.references
     if len(refs) > REFERENCES_CONSULTED + 1:
         refs = refs[:1] + refs[-REFERENCES_CONSULTED:]
-    return tuple(r for r in refs if r)
+    return refs if "" not in refs else tuple(r for r in refs if r)
 
 
 def build_threads(messages: Iterable[Message]) -> Threads:
@@ -165,10 +174,9 @@ def _note_missing(
 ) -> None:
     """Remember, for ids missing from the input, what a child's References put above them."""
     refs = consulted_references(message)
-    pairs = list(zip(refs[1:], refs[:-1], strict=False))
-    if len(message.references) > REFERENCES_CONSULTED + 1:
-        pairs = pairs[1:]  # the root and the last entries were not adjacent as written
-    for lower, upper in pairs:
+    # Past the window the root and the last entries were not adjacent as written, but the
+    # root is above them all: linking them keeps the thread's top right across the cut.
+    for lower, upper in zip(refs[1:], refs[:-1], strict=False):
         if lower in known or lower in above_missing or lower == upper:
             continue
         if forest.link(lower, upper):

@@ -23,18 +23,19 @@ def analysis_document(analysis: Analysis) -> Document:
     }
 
 
-def trailer_counts(series: dict[str, Any], messages_by_key: dict[str, dict[str, Any]]) -> Counter[str]:
-    """Acked-by/Reviewed-by/Tested-by counts of a series: its members' own and those given
-    in replies."""
-    counts: Counter[str] = Counter()
-    members = [series.get("cover"), *series.get("patches", [])]
-    for key in members:
-        message = messages_by_key.get(key) if key else None
-        for trailer in (message or {}).get("trailers", []):
-            counts[trailer["key"]] += 1
-    for trailer in series.get("received_trailers", []):
-        counts[trailer["key"]] += 1
-    return counts
+def trailer_counts(series: dict[str, Any]) -> Counter[str]:
+    """Trailer counts of a series (its members' own and those given in replies), as
+    analysis counted them."""
+    return Counter(series.get("trailer_counts") or {})
+
+
+def patch_summary(message: dict[str, Any]) -> str:
+    """`2 file(s) +10 -4`, `(quoted)` when the diff is only quoted; empty without a diff."""
+    patch = message.get("patch")
+    if not patch:
+        return ""
+    text = f"{len(patch['files'])} file(s) +{patch['added']} -{patch['removed']}"
+    return text + " (quoted)" if patch["quoted"] else text
 
 
 def received(series: dict[str, Any]) -> str:

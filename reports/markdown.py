@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .document import Document, received, trailer_counts
+from .document import Document, patch_summary, received, trailer_counts
 from .safe import one_line
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
@@ -16,13 +16,12 @@ def md(text: object, width: int | None = None) -> str:
 
 
 def render_markdown(doc: Document) -> str:
-    by_key = {m["key"]: m for m in doc["messages"] if "key" in m}
     out: list[str] = []
     if doc["series"]:
         out += ["## Series", "", "| series | v | tree | patches | complete | acks | reviews | tests | author |",
                 "|---|---|---|---|---|---|---|---|---|"]
         for s in doc["series"]:
-            c = trailer_counts(s, by_key)
+            c = trailer_counts(s)
             complete = s.get("complete")
             out.append(
                 f"| {md(s['name'], 80)} | {s['version']} | {md(s.get('tree') or '-')} | {received(s)} | "
@@ -33,14 +32,9 @@ def render_markdown(doc: Document) -> str:
     if doc["messages"]:
         out += ["## Messages", "", "| date | kind | subject | from | diff |", "|---|---|---|---|---|"]
         for m in doc["messages"]:
-            patch = m.get("patch")
-            diff = ""
-            if patch:
-                diff = f"{len(patch['files'])} file(s) +{patch['added']} -{patch['removed']}"
-                diff += " (quoted)" if patch["quoted"] else ""
             out.append(
                 f"| {(m.get('date') or '')[:16]} | {m['kind']} | {md(m['subject'], 90)} | "
-                f"{md(m['from'])} | {diff} |"
+                f"{md(m['from'])} | {patch_summary(m)} |"
             )
         out.append("")
     if not out:

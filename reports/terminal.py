@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .document import Document, received, trailer_counts
+from .document import Document, patch_summary, received, trailer_counts
 from .safe import one_line
 
 _KIND_STYLE = {"patch": "green", "cover": "cyan", "pull_request": "magenta", "reply": "", "other": "dim"}
@@ -18,13 +18,12 @@ def _t(value: object, width: int | None = None, style: str = "") -> Text:
 
 
 def render_terminal(doc: Document, console: Console) -> None:
-    by_key = {m["key"]: m for m in doc["messages"] if "key" in m}
     if doc["series"]:
         table = Table(title="Series", title_justify="left", expand=False)
         for col in ("series", "v", "tree", "patches", "complete", "acks", "reviews", "tests", "author", "date"):
             table.add_column(col, overflow="fold")
         for s in doc["series"]:
-            counts = trailer_counts(s, by_key)
+            counts = trailer_counts(s)
             complete = s.get("complete")
             table.add_row(
                 _t(s["name"], 60, "bold"),
@@ -45,18 +44,12 @@ def render_terminal(doc: Document, console: Console) -> None:
         for col in ("date", "kind", "subject", "from", "diff", "trailers"):
             table.add_column(col, overflow="fold")
         for m in doc["messages"]:
-            patch = m.get("patch")
-            diff = ""
-            if patch:
-                diff = f"{len(patch['files'])} file(s) +{patch['added']} -{patch['removed']}"
-                if patch["quoted"]:
-                    diff += " (quoted)"
             table.add_row(
                 _t((m.get("date") or "")[:16]),
                 _t(m["kind"], style=_KIND_STYLE.get(m["kind"], "")),
                 _t(m["subject"], 70),
                 _t(m["from"], 32),
-                _t(diff),
+                _t(patch_summary(m)),
                 _t(len(m.get("trailers", []))),
             )
         console.print(table)

@@ -27,6 +27,7 @@ def test_report_all_lists_series_with_versions_and_trailers(cli, corpus_db):
     assert v1["complete"] is True and v2["complete"] is True
     assert len(v2["patches"]) == 3 and v2["cover"]
     given = {t["key"] for t in v2["received_trailers"]}
+    assert all(v2["trailer_counts"].get(k, 0) >= 1 for k in ("Acked-by", "Reviewed-by", "Tested-by"))
     assert {"Acked-by", "Reviewed-by", "Tested-by"} <= given
     assert any(s["pull_request"] for s in doc["series"])
 

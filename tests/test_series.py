@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import given, settings
@@ -10,6 +12,7 @@ from hypothesis import strategies as st
 
 from analyze.links import linked_message_ids
 from analyze.model import Body, Message, Subject, Trailer
+from analyze.serialize import series_from_dict, series_to_dict
 from analyze.series import assemble_series, series_of
 from analyze.threads import build_threads
 
@@ -375,6 +378,33 @@ def test_received_trailers_come_from_unquoted_reply_lines():
     got = [(r.trailer.key, r.message_id, r.target) for r in series.received_trailers]
     assert got == [("Acked-by", "r1", "a1"), ("Reviewed-by", "r2", "a1")]
     assert series.replies == ("r1", "r2", "r3", "o1")
+    assert series.trailer_counts == (("Acked-by", 1), ("Reviewed-by", 1))
+
+
+def test_trailer_counts_add_members_own_to_received_and_survive_a_round_trip():
+    sob = Trailer("Signed-off-by", "Alice <alice@example.org>", "Alice", "alice@example.org")
+    ack = Trailer("Acked-by", "Bob <bob@example.org>", "Bob", "bob@example.org")
+    fixes = Trailer("Fixes", 'abcdef123456 ("net: old")')
+    cover, one, two = cover_and_two()
+    msgs = [
+        replace(cover, trailers=(ack,)),  # an ack carried over into v2's cover
+        replace(one, trailers=(fixes, sob)),
+        replace(two, trailers=(sob, ack)),
+        mail("r", reply=True, minutes=5, irt="a2", refs=("a0", "a2"), trailers=(ack,)),
+    ]
+    (series,) = assemble_series(msgs)
+    expected = (("Acked-by", 3), ("Fixes", 1), ("Signed-off-by", 2))
+    assert series.trailer_counts == expected
+    doc = series_to_dict(series)
+    assert doc["trailer_counts"] == {"Acked-by": 3, "Fixes": 1, "Signed-off-by": 2}
+    assert list(doc["trailer_counts"]) == ["Acked-by", "Fixes", "Signed-off-by"]
+    assert series_from_dict(json.loads(json.dumps(doc))) == series
+    older = {k: v for k, v in doc.items() if k != "trailer_counts"}  # stored before the field
+    assert series_from_dict(older).trailer_counts == ()
+
+    pull = mail("pr", "pull-request: net", kind="pull_request", trailers=(sob,))
+    (pulled,) = assemble_series([pull])
+    assert pulled.trailer_counts == (("Signed-off-by", 1),)
 
 
 def test_pull_request_is_a_series_of_its_own():
