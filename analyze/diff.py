@@ -103,9 +103,7 @@ def find_patch(
         return _build(own, quoted=False, max_lines=max_lines, max_chars=max_line_chars)
     if not hinted:
         return None
-    quoted: list[_Region] = []
-    for depth in sorted({d for d in depths if d > 0}):
-        quoted.extend(_regions_at_depth(lines, depths, depth))
+    quoted = _quoted_regions(lines, depths)
     if quoted:
         return _build(quoted, quoted=True, max_lines=max_lines, max_chars=max_line_chars)
     return None
@@ -130,6 +128,22 @@ def _regions_at_depth(lines: Sequence[str], depths: Sequence[int], depth: int) -
     if run:
         regions.extend(_locate(run))
     return regions
+
+
+def _quoted_regions(lines: Sequence[str], depths: Sequence[int]) -> list[_Region]:
+    """Regions in every run of lines quoted at one depth, shallowest depth first: one pass
+    over the body, however many quote depths a hostile mail stacks up."""
+    by_depth: dict[int, list[_Region]] = {}
+    start = 0
+    for i in range(1, len(lines) + 1):
+        if i < len(lines) and depths[i] == depths[start]:
+            continue
+        depth = depths[start]
+        if depth > 0:
+            run = [strip_quote(line, depth) for line in lines[start:i]]
+            by_depth.setdefault(depth, []).extend(_locate(run))
+        start = i
+    return [region for depth in sorted(by_depth) for region in by_depth[depth]]
 
 
 def _locate(lines: Sequence[str]) -> list[_Region]:

@@ -1,7 +1,7 @@
 """Domain values: what analysis makes of a mail, a thread and a series.
 
 Frozen dataclasses, so a value can be shared, hashed and compared freely. JSON shapes
-(ARCHITECTURE.md, patchperf.schema.json) are produced from these by reports/jsonout.py.
+(ARCHITECTURE.md, patchperf.schema.json) are produced from these by analyze/serialize.py.
 """
 
 from __future__ import annotations
