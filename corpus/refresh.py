@@ -57,6 +57,7 @@ def analyze_rows(
                 message = parse_message(raw.data, raw.origin, limits)
             except BadInput as exc:
                 problems.append(Problem(raw.origin or f"message row {raw.row}", str(exc)))
+                store.save_rejection(raw.row, ANALYZER_VERSION, str(exc))
                 continue
             warnings += [Problem(raw.origin, w) for w in message.warnings]
             pending.append(

@@ -91,8 +91,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ) STRICT
         """,
         "CREATE INDEX series_members_message_key ON series_members(message_key)",
-        # claims, scenarios and simulator runs arrive as later migrations (the claims issue).
     ),
+    (
+        # 2: stored mail that analysis could not read (a limit, not a mail after all), so a
+        # later ingest does not retry it and warn again; `analyze --all` still does.
+        """
+        CREATE TABLE rejections (
+            message_row INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+            analyzer_version TEXT NOT NULL,
+            reason TEXT NOT NULL
+        ) STRICT
+        """,
+    ),
+    # claims, scenarios and simulator runs arrive as later migrations (the claims issue).
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -254,17 +254,29 @@ class Store:
         return [StoredRaw(*row) for row in rows]
 
     def unanalyzed_rows(self, analyzer_version: str | None = None) -> list[int]:
-        """Rows with no analysis, or (given a version) one made by another analyzer version."""
+        """Rows with neither an analysis nor a rejection; given a version, rows with neither
+        made by that analyzer version."""
         sql = (
-            "SELECT m.id FROM messages m LEFT JOIN analyses a ON a.message_row = m.id"
-            " WHERE a.message_row IS NULL"
+            "SELECT m.id FROM messages m WHERE NOT EXISTS (SELECT 1 FROM analyses a"
+            " WHERE a.message_row = m.id AND (?1 IS NULL OR a.analyzer_version = ?1))"
+            " AND NOT EXISTS (SELECT 1 FROM rejections r"
+            " WHERE r.message_row = m.id AND (?1 IS NULL OR r.analyzer_version = ?1))"
+            " ORDER BY m.id"
         )
-        params: tuple[str, ...] = ()
-        if analyzer_version is not None:
-            sql += " OR a.analyzer_version != ?"
-            params = (analyzer_version,)
         with self._guard():
-            return [r[0] for r in self._conn.execute(sql + " ORDER BY m.id", params)]
+            return [r[0] for r in self._conn.execute(sql, (analyzer_version,))]
+
+    def save_rejection(self, message_row: int, analyzer_version: str, reason: str) -> None:
+        """Record that analysis could not read a stored mail (its raw bytes stay); an older
+        analysis of it is dropped, since it no longer holds."""
+        with self._write(), self._guard():
+            self._conn.execute("DELETE FROM analyses WHERE message_row = ?", (message_row,))
+            self._conn.execute(
+                "INSERT OR REPLACE INTO rejections (message_row, analyzer_version, reason)"
+                " VALUES (?, ?, ?)",
+                (message_row, analyzer_version, reason),
+            )
+        self._tick()
 
     # -- analyses ---------------------------------------------------------------------------
 
@@ -280,6 +292,7 @@ class Store:
 
     def _save_analysis(self, item: AnalysisRecord) -> None:
         with self._guard():
+            self._conn.execute("DELETE FROM rejections WHERE message_row = ?", (item.message_row,))
             self._conn.execute(
                 "INSERT OR REPLACE INTO analyses (message_row, analyzer_version, kind,"
                 " subject, from_display, date, date_utc, tree, doc)"

@@ -172,7 +172,9 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool) -> No
                    f"{result.variants} variants")
         if not no_analyze:
             with _progress(ctx, "analyzing") as tick:
-                refreshed = analyze_rows(store, result.new_rows, limits, progress=tick)
+                # Not only this run's new rows: also any stored earlier and never analyzed
+                # (an interrupted run, `--no-analyze`, or an older analyzer).
+                refreshed = analyze_rows(store, None, limits, progress=tick)
             problems += refreshed.problems
             usable -= len(refreshed.problems)  # stored, but not a mail analysis can read
             _warn(refreshed.warnings)

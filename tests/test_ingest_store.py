@@ -74,3 +74,35 @@ def test_no_analyze_then_analyze_all(cli, tmp_path):
     report = cli("report", "--all", "--db", db, "--format", "json").json()
     assert sorted(m["key"] for m in report["messages"]) == sorted(m["key"] for m in direct["messages"])
     assert sorted(s["id"] for s in report["series"]) == sorted(s["id"] for s in direct["series"])
+
+
+def test_ingest_analyzes_what_an_earlier_run_left_unanalyzed(cli, tmp_path):
+    """An interrupted run (or --no-analyze) leaves stored, unanalyzed mail: the next ingest,
+    even of nothing new, analyzes it."""
+    db = tmp_path / "store.db"
+    with bundled_threads() as folder:
+        mboxes = sorted(folder.glob("*.mbox"))
+        assert cli("ingest", *mboxes, "--no-analyze", "--db", db).code == 0
+        again = cli("ingest", *mboxes, "--db", db)
+    assert again.code == 0, again.err
+    assert "0 new" in again.out
+    report = cli("report", "--all", "--db", db, "--format", "json").json()
+    assert report["messages"] and report["series"]
+
+
+def test_a_stored_mail_analysis_rejects_is_not_retried_by_every_ingest(cli, tmp_path):
+    """A mail that passes as mail but analysis cannot read (here: over the MIME parts limit)
+    stays stored; the next ingest does not warn about it again; `analyze --all` does."""
+    head = b"From: a <a@example.org>\nSubject: parts\nMessage-ID: <parts@example.org>\n"
+    parts = b"".join(b"--B\nContent-Type: text/plain\n\nx\n" for _ in range(1200))
+    bad = tmp_path / "parts.eml"
+    bad.write_bytes(head + b'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n' + parts + b"--B--\n")
+    db = tmp_path / "store.db"
+    first = cli("ingest", bad, "--db", db)
+    assert first.code == 2 and "MIME parts" in first.err
+    with bundled_threads() as folder:
+        later = cli("ingest", sorted(folder.glob("*.mbox"))[0], "--db", db)
+    assert later.code == 0 and later.err == ""
+    everything = cli("analyze", "--all", "--db", db)
+    assert everything.code == 1 and "MIME parts" in everything.err
+    assert _dump(db)["messages"]  # nothing stored was lost

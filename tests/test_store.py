@@ -398,3 +398,28 @@ def test_any_permutation_gives_the_same_dump(pair):
 
     assert stored(mails) == stored(shuffled)
     assert groups(mails) == groups(shuffled)
+
+
+def test_migrates_a_version_1_store_keeping_its_mail(tmp_path):
+    """A store made by the first schema opens under the current one with its rows intact."""
+    path = tmp_path / "v1.db"
+    conn = sqlite3.connect(path)
+    for statement in schema.MIGRATIONS[0]:
+        conn.execute(statement)
+    conn.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute(
+        "INSERT INTO messages (message_id, content_hash, raw, fmt, origin, ingested_at)"
+        " VALUES ('a@x', ?, ?, 'eml', 'old', '2024-01-01T00:00:00+00:00')",
+        (content_hash(mail("a@x")), mail("a@x")),
+    )
+    conn.commit()
+    conn.close()
+    with Store.open(path) as store:
+        assert store.get_raw("a@x") == mail("a@x")
+        assert store.unanalyzed_rows() == [1]
+        store.save_rejection(1, "1", "too many MIME parts")
+        assert store.unanalyzed_rows("1") == []
+        assert store.unanalyzed_rows("2") == [1]  # a newer analyzer tries again
+    with sqlite3.connect(path) as check:
+        assert check.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
