@@ -39,6 +39,8 @@ def patch_summary(message: dict[str, Any]) -> str:
 
 
 def received(series: dict[str, Any]) -> str:
-    """`3/3`, or `2/?` when the total is unknown."""
+    """`3/3`, `2/?` when the total is unknown, `pull` for a pull request."""
+    if series.get("pull_request"):
+        return "pull"
     total = series.get("total")
     return f"{len(series.get('patches', []))}/{total if total is not None else '?'}"
