@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint pytest bench clean
+.PHONY: demo test lint pytest eval bench clean
 
 # (Re)install when the venv is missing or pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml
@@ -24,6 +24,10 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 test: lint pytest
+
+# Claim extraction against our own gold set (tests/data/claims); pytest runs it too.
+eval: $(STAMP)
+	$(BIN)/python tests/claims_eval.py tests/data/claims
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/run_bench.py

@@ -6,7 +6,7 @@ Frozen dataclasses, so a value can be shared, hashed and compared freely. JSON s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 
@@ -161,6 +161,33 @@ class Series:
 
 
 @dataclass(frozen=True)
+class Claim:
+    """A performance claim: a figure before and after a patch, as a mail states it."""
+
+    id: str  # stable: from where it was first written and what it measures
+    message_id: str | None  # the message the figures were first written in (a quote's source)
+    found_in: str  # key of the message they were read from
+    quoted: bool
+    metric: str  # throughput | latency | transactions | cpu | memory | other
+    unit: str | None  # as written
+    canonical_unit: str | None
+    baseline: float | None  # as written in `unit`
+    patched: float | None
+    baseline_canonical: float | None
+    patched_canonical: float | None
+    bound: str | None  # lower | upper | approx (of the patched figure, else the baseline)
+    change_pct: float | None  # computed: 100 * (patched - baseline) / baseline
+    stated_change_pct: float | None  # as the mail states it, sign included
+    consistent: bool | None  # stated vs computed within the mail's rounding
+    direction: str  # improvement | regression | neutral
+    condition: tuple[tuple[str, str], ...]  # what varies: (("threads", "4"),)
+    source: str  # table | list | prose
+    quote: str
+    line: int | None  # 1-based line of the body the figures were read from
+    date: datetime | None = None  # of the message they were found in
+
+
+@dataclass(frozen=True)
 class Problem:
     """An input that was rejected: one line naming it and what is wrong."""
 
@@ -176,5 +203,5 @@ class Problem:
 class Analysis:
     messages: tuple[Message, ...] = ()
     series: tuple[Series, ...] = ()
-    claims: tuple = field(default=())  # filled by the claims issue
+    claims: tuple[Claim, ...] = ()
     problems: tuple[Problem, ...] = ()

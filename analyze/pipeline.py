@@ -1,4 +1,4 @@
-"""Analysis of a batch of mails: messages, threads, series (claims come with the next issue).
+"""Analysis of a batch of mails: messages, threads, series and claims.
 
 Pure: bytes in, values out; no store, no network. The caller decides where bytes come from
 and where results go.
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .claims import claims_of
 from .errors import BadInput
 from .limits import DEFAULT_LIMITS, Limits
 from .message import parse_message
 from .model import Analysis, Message, Problem
 from .series import assemble_series
 
-ANALYZER_VERSION = "1"  # bump when derived results change, so `analyze --all` is worth running
+ANALYZER_VERSION = "2"  # 2: claims  # bump when derived results change, so `analyze --all` is worth running
 
 
 def parse_all(
@@ -43,6 +44,7 @@ def analyze_messages(messages: list[Message], problems: Iterable[Problem] = ()) 
     return Analysis(
         messages=tuple(ordered),
         series=assemble_series(ordered),
+        claims=claims_of(ordered),
         problems=tuple(problems),
     )
 

@@ -13,6 +13,7 @@ from typing import Any
 from .body import make_body
 from .model import (
     Body,
+    Claim,
     Diffstat,
     DiffstatFile,
     FileChange,
@@ -242,3 +243,65 @@ def series_from_dict(d: dict[str, Any]) -> Series:
         trailer_counts=tuple(sorted((str(k), int(v)) for k, v in d.get("trailer_counts", {}).items())),
     )
 
+
+
+def claim_to_dict(claim: Claim) -> dict[str, Any]:
+    """The `claim` object of the JSON contract (scenario and verdict come with the simulator)."""
+    return {
+        "id": claim.id,
+        "message_id": claim.message_id,
+        "found_in": claim.found_in,
+        "quoted": claim.quoted,
+        "metric": claim.metric,
+        "unit": claim.unit,
+        "canonical_unit": claim.canonical_unit,
+        "baseline": claim.baseline,
+        "patched": claim.patched,
+        "baseline_canonical": claim.baseline_canonical,
+        "patched_canonical": claim.patched_canonical,
+        "bound": claim.bound,
+        "change_pct": _round(claim.change_pct),
+        "stated_change_pct": claim.stated_change_pct,
+        "consistent": claim.consistent,
+        "direction": claim.direction,
+        "condition": dict(claim.condition),
+        "source": claim.source,
+        "quote": claim.quote,
+        "line": claim.line,
+        "date": _iso(claim.date),
+        "scenario_id": None,
+        "verdict": None,
+    }
+
+
+def _round(value: float | None) -> float | None:
+    # JSON has no inf/nan; keep 6 decimals, more than any mail writes
+    if value is None or value != value or value in (float("inf"), float("-inf")):
+        return None
+    return round(value, 6)
+
+
+def claim_from_dict(d: dict[str, Any]) -> Claim:
+    return Claim(
+        id=d["id"],
+        message_id=d["message_id"],
+        found_in=d["found_in"],
+        quoted=d["quoted"],
+        metric=d["metric"],
+        unit=d["unit"],
+        canonical_unit=d.get("canonical_unit"),
+        baseline=d["baseline"],
+        patched=d["patched"],
+        baseline_canonical=d.get("baseline_canonical"),
+        patched_canonical=d.get("patched_canonical"),
+        bound=d["bound"],
+        change_pct=d["change_pct"],
+        stated_change_pct=d["stated_change_pct"],
+        consistent=d["consistent"],
+        direction=d["direction"],
+        condition=tuple((str(k), str(v)) for k, v in d["condition"].items()),
+        source=d["source"],
+        quote=d["quote"],
+        line=d.get("line"),
+        date=datetime.fromisoformat(d["date"]) if d.get("date") else None,
+    )

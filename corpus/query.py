@@ -25,4 +25,33 @@ def select_document(store: Store, *, ident: str | None = None, since: datetime |
     else:
         series = store.all_series()
         messages = list(store.iter_message_docs())
-    return {"messages": messages, "series": series, "claims": []}
+    if ident is None and since is None:
+        claims = store.claim_docs()
+    else:
+        claims = store.claim_docs(keys=[m["key"] for m in messages])
+    return {"messages": messages, "series": series, "claims": claims}
+
+
+def select_claims(
+    store: Store, *, series: str | None = None, author: str | None = None,
+    metric: str | None = None, direction: str | None = None, since: datetime | None = None,
+) -> list[dict[str, Any]]:
+    """Claims filtered as `patchperf claims` offers: by series (id or a member's
+    Message-ID), author (a substring of the From of the message the figures were first
+    written in, or, when that one is not stored, of the message quoting them), metric,
+    direction and date."""
+    keys = None
+    if series is not None:
+        keys = []
+        for s in store.series_for(series):
+            keys += [k for k in (s.get("cover"), *s.get("patches", []), *s.get("replies", [])) if k]
+    claims = store.claim_docs(metric=metric, direction=direction, since=since, keys=keys)
+    if author is None:
+        return claims
+    needle = author.casefold()
+    kept = []
+    for claim in claims:
+        doc = (claim["message_id"] and store.get_message_doc(claim["message_id"])) or store.get_message_doc(claim["found_in"])
+        if doc and needle in doc["from"].casefold():
+            kept.append(claim)
+    return kept

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from analyze.claims import extract_claims
 from analyze.errors import BadInput
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.message import parse_message
 from analyze.model import Message, Problem
 from analyze.pipeline import ANALYZER_VERSION
-from analyze.serialize import message_from_dict, message_to_dict, series_to_dict
+from analyze.serialize import claim_to_dict, message_from_dict, message_to_dict, series_to_dict
 from analyze.series import assemble_series
 
 from .store import AnalysisRecord, SeriesRecord, Store
@@ -38,10 +39,12 @@ def analyze_rows(
     limits: Limits = DEFAULT_LIMITS,
     progress: Callable[[int], None] | None = None,
     everything: bool = False,
+    claims: bool = True,
 ) -> RefreshResult:
     """Analyze the given stored rows (default: those not analyzed by this version; with
     `everything`, all), then rebuild every series. A mail that cannot be understood stays
-    stored and is reported."""
+    stored and is reported. `claims=False` skips claim extraction (a quick backfill;
+    `analyze --all` reads them later)."""
     todo: Iterable[int] | None
     if everything:
         todo = None  # iter_raw(None) streams every stored message
@@ -60,6 +63,8 @@ def analyze_rows(
                 store.save_rejection(raw.row, ANALYZER_VERSION, str(exc))
                 continue
             warnings += [Problem(raw.origin, w) for w in message.warnings]
+            if claims:
+                store.save_claims(raw.row, [claim_to_dict(c) for c in extract_claims(message)])
             pending.append(
                 AnalysisRecord.from_message(
                     raw.row, message, analyzer_version=ANALYZER_VERSION, doc=message_to_dict(message)

@@ -103,7 +103,28 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ) STRICT
         """,
     ),
-    # claims, scenarios and simulator runs arrive as later migrations (the claims issue).
+    (
+        # 3: performance claims, as read from each stored message (`found_row`); a claim
+        # quoted down a thread is read from each reply, and merged by id when shown.
+        """
+        CREATE TABLE claims (
+            id TEXT NOT NULL,
+            found_row INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            origin TEXT,
+            found_in TEXT NOT NULL,
+            quoted INTEGER NOT NULL,
+            metric TEXT NOT NULL,
+            direction TEXT NOT NULL,
+            date_utc TEXT,
+            doc TEXT NOT NULL,
+            PRIMARY KEY (id, found_row)
+        ) STRICT
+        """,
+        "CREATE INDEX claims_origin ON claims(origin)",
+        "CREATE INDEX claims_found_in ON claims(found_in)",
+        "CREATE INDEX claims_date_utc ON claims(date_utc)",
+    ),
+    # scenarios and simulator runs arrive as later migrations.
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

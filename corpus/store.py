@@ -336,6 +336,65 @@ class Store:
                 yield json.loads(row[2])
             last = (chunk[-1][0], chunk[-1][1])
 
+    # -- claims ---------------------------------------------------------------------------
+
+    def save_claims(self, message_row: int, docs: Sequence[Mapping[str, Any]]) -> None:
+        """Replace the claims read from one stored message (docs in the JSON contract's shape)."""
+        with self._write(), self._guard():
+            self._conn.execute("DELETE FROM claims WHERE found_row = ?", (message_row,))
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO claims (id, found_row, origin, found_in, quoted, metric,"
+                " direction, date_utc, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        d["id"], message_row, d["message_id"], d["found_in"], int(d["quoted"]),
+                        d["metric"],
+                        d["direction"],
+                        _utc_text(datetime.fromisoformat(d["date"])) if d.get("date") else None,
+                        _json(d),
+                    )
+                    for d in docs
+                ],
+            )
+        self._tick()
+
+    def claim_docs(
+        self, *, metric: str | None = None, direction: str | None = None,
+        since: datetime | None = None, keys: Sequence[str] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Stored claims, one per id (read first-hand where a reply only quoted it), oldest
+        first; filtered by metric, direction, date (of the message they were found in) and
+        message keys (claims first written in, or read from, those messages)."""
+        clauses: list[str] = ["1"]
+        params: list[Any] = []
+        if metric is not None:
+            clauses.append("metric = ?")
+            params.append(metric)
+        if direction is not None:
+            clauses.append("direction = ?")
+            params.append(direction)
+        if since is not None:
+            clauses.append("date_utc >= ?")
+            params.append(_utc_text(since))
+        docs: dict[str, dict[str, Any]] = {}
+        chunks: list[list[Any] | None] = list(_chunks(list(keys))) if keys is not None else [None]
+        for chunk in chunks:
+            where = " AND ".join(clauses)
+            args = list(params)
+            if chunk is not None:
+                where += f" AND (origin IN ({_marks(chunk)}) OR found_in IN ({_marks(chunk)}))"
+                args += chunk + chunk
+            with self._guard():
+                # `where` is built from this function's literals; values travel as parameters
+                rows = self._conn.execute(
+                    f"SELECT id, doc FROM claims WHERE {where}"
+                    " ORDER BY quoted, coalesce(date_utc, '~'), found_row",
+                    args,
+                ).fetchall()
+            for cid, doc in rows:
+                docs.setdefault(cid, json.loads(doc))
+        return sorted(docs.values(), key=lambda d: (d.get("date") is None, d.get("date") or "", d["id"]))
+
     # -- series -----------------------------------------------------------------------------
 
     def save_series(self, items: Iterable[SeriesRecord], *, replace_all: bool = False) -> int:

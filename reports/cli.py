@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from corpus.store import Store
 
 FORMATS = ("table", "json", "markdown")
+METRICS = ("throughput", "latency", "transactions", "cpu", "memory", "other")
+DIRECTIONS = ("improvement", "regression", "neutral")
 EXIT_OK, EXIT_PARTIAL, EXIT_UNUSABLE = 0, 1, 2
 
 
@@ -154,9 +156,10 @@ def cli() -> None:
 @cli.command()
 @click.argument("sources", nargs=-1, required=True)
 @click.option("--no-analyze", is_flag=True, help="Only store; analyze later with `analyze --all`.")
+@click.option("--no-claims", is_flag=True, help="Analyze without reading claims (`analyze --all` reads them later).")
 @global_options
 @click.pass_context
-def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool) -> None:
+def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_claims: bool) -> None:
     """Store new messages from files or folders, then analyze them."""
     from corpus.refresh import analyze_rows
     from ingest.run import ingest_paths
@@ -174,7 +177,7 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool) -> No
             with _progress(ctx, "analyzing") as tick:
                 # Not only this run's new rows: also any stored earlier and never analyzed
                 # (an interrupted run, `--no-analyze`, or an older analyzer).
-                refreshed = analyze_rows(store, None, limits, progress=tick)
+                refreshed = analyze_rows(store, None, limits, progress=tick, claims=not no_claims)
             problems += refreshed.problems
             usable -= len(refreshed.problems)  # stored, but not a mail analysis can read
             _warn(refreshed.warnings)
@@ -245,6 +248,28 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
         else:
             doc = select_document(store, since=parse_since(since or "7d"))
     _emit(doc, fmt, output)
+
+
+@cli.command()
+@click.option("--series", default=None, metavar="ID", help="Claims of one series (its id or a member's Message-ID).")
+@click.option("--author", default=None, help="Claims first written by this author (part of the From).")
+@click.option("--metric", type=click.Choice(METRICS), default=None)
+@click.option("--direction", type=click.Choice(DIRECTIONS), default=None)
+@click.option("--since", default=None, metavar="AGE", help="Claims found in mail of the last AGE (7d, 12h) or since a date.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to FILE instead of stdout.")
+@global_options
+@click.pass_context
+def claims(ctx: click.Context, series: str | None, author: str | None, metric: str | None,
+           direction: str | None, since: str | None, fmt: str, output: str | None) -> None:
+    """Performance claims from the store, filtered."""
+    from corpus.query import select_claims
+
+    when = parse_since(since) if since else None
+    with _open_store(ctx, readonly=True) as store:
+        found = select_claims(store, series=series, author=author, metric=metric,
+                              direction=direction, since=when)
+    _emit({"messages": [], "series": [], "claims": found}, fmt, output)
 
 
 @cli.command()

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from analyze.model import Analysis
-from analyze.serialize import message_to_dict, series_to_dict
+from analyze.serialize import claim_to_dict, message_to_dict, series_to_dict
 
 Document = dict[str, list[dict[str, Any]]]
 
@@ -19,7 +19,7 @@ def analysis_document(analysis: Analysis) -> Document:
     return {
         "messages": [message_to_dict(m) for m in analysis.messages],
         "series": [series_to_dict(s) for s in analysis.series],
-        "claims": list(analysis.claims),
+        "claims": [claim_to_dict(c) for c in analysis.claims],
     }
 
 
@@ -44,3 +44,31 @@ def received(series: dict[str, Any]) -> str:
         return "pull"
     total = series.get("total")
     return f"{len(series.get('patches', []))}/{total if total is not None else '?'}"
+
+
+def figure(value: float | None) -> str:
+    """A figure as a reader writes it: `3518448`, `5`, `0.507`."""
+    if value is None:
+        return "?"
+    return f"{value:,.0f}" if value == int(value) and abs(value) >= 1000 else f"{value:g}"
+
+
+def before_after(claim: dict[str, Any]) -> str:
+    """`5 → >10 Mpps`, or `? → ?` for a claim that states only a change."""
+    bound = {"lower": ">", "upper": "<", "approx": "~"}.get(claim.get("bound") or "", "")
+    unit = f" {claim['unit']}" if claim.get("unit") else ""
+    return f"{figure(claim['baseline'])} → {bound}{figure(claim['patched'])}{unit}"
+
+
+def percent(value: float | None) -> str:
+    return "" if value is None else f"{value:+.2f} %"
+
+
+def condition_text(claim: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in claim.get("condition", {}).items())
+
+
+def agreement(claim: dict[str, Any]) -> str:
+    """Whether the stated change agrees with the figures: yes, no, or blank when not stated."""
+    consistent = claim.get("consistent")
+    return "" if consistent is None else ("yes" if consistent else "no")

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import re
 
-from .document import Document, patch_summary, received, trailer_counts
+from .document import (
+    Document,
+    agreement,
+    before_after,
+    condition_text,
+    patch_summary,
+    percent,
+    received,
+    trailer_counts,
+)
 from .safe import one_line
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
@@ -35,6 +44,16 @@ def render_markdown(doc: Document) -> str:
             out.append(
                 f"| {(m.get('date') or '')[:16]} | {m['kind']} | {md(m['subject'], 90)} | "
                 f"{md(m['from'])} | {patch_summary(m)} |"
+            )
+        out.append("")
+    if doc["claims"]:
+        out += ["## Claims", "", "| metric | condition | before → after | change | stated | agrees | source |",
+                "|---|---|---|---|---|---|---|"]
+        for claim in doc["claims"]:
+            out.append(
+                f"| {claim['metric']} | {md(condition_text(claim))} | {md(before_after(claim))} | "
+                f"{percent(claim.get('change_pct'))} | {percent(claim.get('stated_change_pct'))} | "
+                f"{agreement(claim)} | {claim['source']}{' (quoted)' if claim['quoted'] else ''} |"
             )
         out.append("")
     if not out:

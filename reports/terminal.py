@@ -7,9 +7,19 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .document import Document, patch_summary, received, trailer_counts
+from .document import (
+    Document,
+    agreement,
+    before_after,
+    condition_text,
+    patch_summary,
+    percent,
+    received,
+    trailer_counts,
+)
 from .safe import one_line
 
+_DIRECTION_STYLE = {"improvement": "green", "regression": "red", "neutral": ""}
 _KIND_STYLE = {"patch": "green", "cover": "cyan", "pull_request": "magenta", "reply": "", "other": "dim"}
 
 
@@ -53,5 +63,22 @@ def render_terminal(doc: Document, console: Console) -> None:
                 _t(len(m.get("trailers", []))),
             )
         console.print(table)
-    if not doc["series"] and not doc["messages"]:
+    if doc["claims"]:
+        table = Table(title="Claims", title_justify="left")
+        for col in ("metric", "condition", "before → after", "change", "stated", "agrees", "source", "from message"):
+            table.add_column(col, overflow="fold")
+        for c in doc["claims"]:
+            style = _DIRECTION_STYLE.get(c["direction"], "")
+            table.add_row(
+                _t(c["metric"]),
+                _t(condition_text(c)),
+                _t(before_after(c), style=style),
+                _t(percent(c.get("change_pct")), style=style),
+                _t(percent(c.get("stated_change_pct"))),
+                _t(agreement(c), style="" if c.get("consistent") is not False else "red"),
+                _t(c["source"] + (" (quoted)" if c["quoted"] else "")),
+                _t(c.get("message_id") or c["found_in"], 40),
+            )
+        console.print(table)
+    if not doc["series"] and not doc["messages"] and not doc["claims"]:
         console.print(Text("Nothing to report."))

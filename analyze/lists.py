@@ -1,0 +1,353 @@
+"""Before/after figures in lists: two captioned blocks paired by position or by key, `X -> Y`
+lines, `before: X, after: Y` lines, `key=value` output and netperf result blocks.
+
+Seed 004 is the model of the block form: a caption `trans./sec (3.17)` over nine figures,
+then `trans./sec (3.17 + macvlan patch)` over nine figures each followed by the stated
+change `+(4.684733558%)`; the i-th pairs with the i-th, and the loop that produced them
+(`for i in {35,50,...}` around `super_netperf $i ...`) names the condition. Which block is
+the baseline comes from the captions' words, never from their order alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .commands import condition_from_header
+from .numbers import find_quantities as _find_quantities
+from .quantity import Measurement, Quantity
+from .tables import (
+    BASELINE,
+    MAX_ROWS,
+    PATCHED,
+    _Commands,
+    figure,
+    resolve_roles,
+    role_of,
+    stated_in,
+    unit_in_text,
+    with_unit,
+)
+
+_MAX_LINE = 2_000  # list lines and captions are short; longer lines are read as prose
+_MAX_CAPTION = 160
+_ARROW = re.compile(r"\s(?:-{1,2}>|={1,2}>)\s|→|⇒|⟶")
+_KEY_VALUE = re.compile(r"([A-Za-z][\w.\-/]{0,40})\s*=\s*(?=[\d.+\-~<>])")
+_KEY_COLON = re.compile(r"^\s*(\w[\w .\-/()#]{0,40}?)\s*:\s+(?=\S)")
+_ROLE_LABEL = re.compile(r"^\s*([A-Za-z][\w .\-/+()]{0,40}?)\s*[:=]\s*")
+_NUM_LABEL = re.compile(r"^\s*(\d[\d.,]*)\s*([A-Za-z][\w .\-/]*?)\s*$")
+_DIGIT = re.compile(r"\d")
+_RESIDUE = re.compile(r"[\s()\[\],;+\-*]+")
+# Words that make a unitless `X -> Y` a result (`tcp_rr: 512k -> 578k`), not a setting.
+_MEASURE = re.compile(
+    r"throughput|latency|\brate\b|tps|pps|bps|\bbw\b|bandwidth|_?rr\b|crr|stream|maerts|ops"
+    r"|trans|\breq|\btime\b|cycles|\bcpu|perf|score|result|speed|\bp\d\d\b|mean|avg|average"
+    r"|median|lat\b",
+    re.I,
+)
+_NETPERF_START = re.compile(r"TEST from|^\s*Recv\s+Send|^\s*Local\s*/Remote|Socket\s+Size", re.I)
+# netperf's header names its unit in the last column of the last header line.
+_NETPERF_UNITS = {
+    "10^6bits/sec": "Mbit/s", "10^3bits/sec": "Kbit/s", "10^9bits/sec": "Gbit/s",
+    "10^6bytes/sec": "MB/s", "10^3bytes/sec": "KB/s", "per sec": "trans/s",
+}
+
+
+@lru_cache(maxsize=512)
+def find_quantities(line: str) -> list[Quantity]:
+    # A list line is read as a caption, an item, an arrow and a one-line pair: lex it once.
+    if not _DIGIT.search(line):
+        return []
+    return _find_quantities(line)
+
+
+@dataclass(frozen=True)
+class _Item:
+    line: int
+    key: str | None
+    value: Quantity
+    stated: Quantity | None
+    unit: str | None = None  # a unit the item's header names (netperf)
+
+
+@dataclass(frozen=True)
+class _Group:
+    caption_line: int
+    caption: str
+    items: tuple[_Item, ...]
+
+
+def label_condition(label: str) -> tuple[tuple[str, str], ...]:
+    """`4 threads` → (("threads", "4"),); other labels name no condition."""
+    m = _NUM_LABEL.match(label)
+    if not m:
+        return ()
+    name = condition_from_header(m.group(2)) or re.sub(r"\W+", "_", m.group(2).lower()).strip("_")
+    return ((name, m.group(1)),) if name else ()
+
+
+def _value_items(line: str, i: int, qs: list[Quantity], key: str | None, offset: int) -> list[_Item]:
+    """A figure alone on a line (after `offset`), possibly followed by a stated change."""
+    own = [q for q in qs if q.start >= offset]
+    if not own or len(own) > 2:
+        return []
+    residue = line[offset:]
+    for q in reversed(own):
+        residue = residue[:q.start - offset] + residue[q.end - offset:]
+    if _RESIDUE.sub("", residue):
+        return []
+    value = figure(own)
+    if value is None:
+        return []
+    rest = [q for q in own if q is not value]
+    stated = stated_in(rest)
+    if rest and stated is None:
+        return []
+    return [_Item(i, key, value, stated)]
+
+
+def _items_in(line: str, i: int) -> list[_Item]:
+    """The figures of one list line: `494016`, `517159  +(4.68%)`, `throughput=9.41Gbps
+    latency=23us`, `1 thread: 3.1 Mpps`."""
+    if len(line) > _MAX_LINE or not line.strip():
+        return []
+    qs = find_quantities(line)
+    if not qs:
+        return []
+    pairs = list(_KEY_VALUE.finditer(line))
+    if pairs:
+        out = []
+        for m in pairs:
+            q = next((q for q in qs if q.start == m.end()), None)
+            if q is not None:
+                out.append(_Item(i, m.group(1), q, None))
+        return out
+    keyed = _KEY_COLON.match(line)
+    if keyed:
+        return _value_items(line, i, qs, keyed.group(1).strip(), keyed.end())
+    return _value_items(line, i, qs, None, 0)
+
+
+def _netperf(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
+    """The result of a netperf block starting at line i: the last column of its first data row
+    (`87380  16384  16384  10.00  9412.34`), and where the block ends."""
+    header = ""
+    for j in range(i, min(len(lines), i + 14)):
+        line = lines[j]
+        if len(line) > _MAX_LINE:
+            break
+        fields = line.split()
+        if len(fields) >= 5 and all(re.fullmatch(r"\d[\d.]*", f) for f in fields):
+            qs = find_quantities(line)
+            if not qs:
+                break
+            written = next((u for u in _NETPERF_UNITS if u in header.lower()), None)
+            value = with_unit(qs[-1], _NETPERF_UNITS[written] if written else None)
+            key = "trans. rate" if written == "per sec" else "throughput"
+            return _Item(j, key, value, None, written), j + 1
+        if line.strip():
+            header = line
+    return None, i + 1
+
+
+def _caption(line: str, i: int) -> tuple[str, list[_Item]] | None:
+    """A caption line (`trans./sec (3.17)`, `before:`), with figures on the same line when it
+    is a labelled one (`before: throughput=9.41Gbps latency=23us`)."""
+    text = line.strip()
+    if not text or len(text) > _MAX_CAPTION:
+        return None
+    m = _ROLE_LABEL.match(line)
+    if m and role_of(m.group(1)) in (BASELINE, PATCHED) and line[m.end():].strip():
+        rest = line[m.end():]
+        shifted = _items_in(" " * m.end() + rest, i)
+        return (m.group(1).strip(), shifted) if shifted else None
+    if _items_in(line, i):
+        return None
+    return text, []
+
+
+def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]:
+    groups: list[_Group] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if i in skip:
+            i += 1
+            continue
+        cap = _caption(lines[i], i)
+        if cap is None:
+            i += 1
+            continue
+        caption, items = cap
+        j, blanks = i + 1, 0
+        while j < n and len(items) < max_rows and j not in skip:
+            line = lines[j]
+            if not line.strip():
+                if items or blanks:
+                    break
+                blanks += 1
+                j += 1
+                continue
+            if _NETPERF_START.search(line[:_MAX_LINE]):
+                item, j = _netperf(lines, j)
+                if item is None:
+                    break
+                items.append(item)
+                continue
+            label = _ROLE_LABEL.match(line)
+            if label and role_of(label.group(1)) in (BASELINE, PATCHED):
+                break  # the next run's caption: `after: 4.0 Mpps` right below `before: 3.1 Mpps`
+            found = _items_in(line, j)
+            if not found:
+                break
+            items += found
+            j += 1
+        if items:
+            groups.append(_Group(i, caption, tuple(items)))
+            i = j
+        else:
+            i += 1
+    return groups
+
+
+def _norm(key: str | None) -> str:
+    return (key or "").strip().lower()
+
+
+def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
+                 cmds: _Commands) -> list[Measurement] | None:
+    roles = resolve_roles([first.caption, second.caption])
+    if roles[0] == BASELINE and roles[1] in (PATCHED, None) or roles == [None, PATCHED]:
+        base, patched = first, second
+    elif roles[0] == PATCHED and roles[1] in (BASELINE, None) or roles == [None, BASELINE]:
+        base, patched = second, first
+    else:
+        return None
+    keyed = all(it.key for it in (*base.items, *patched.items))
+    if keyed:
+        by_key = {_norm(it.key): it for it in reversed(patched.items)}
+        pairs = [(b, by_key[_norm(b.key)]) for b in base.items if _norm(b.key) in by_key]
+    elif len(base.items) == len(patched.items):
+        pairs = list(zip(base.items, patched.items, strict=True))
+    else:
+        return None
+    if not pairs:
+        return None
+    loop_name = None
+    if not keyed and len(pairs) > 1:
+        loop = cmds.loop_for([b.value.text for b, _ in pairs], first.caption_line)
+        if loop is not None and len(loop.values) == len(pairs):
+            loop_name = (cmds.name_of_variable(loop.variable), loop.values)
+    caption_unit = unit_in_text(patched.caption) or unit_in_text(base.caption)
+    out = []
+    for k, (b, p) in enumerate(pairs):
+        unit = b.unit or b.value.unit or p.value.unit or caption_unit
+        condition: tuple[tuple[str, str], ...] = ()
+        context = f"{base.caption} {patched.caption}"
+        if loop_name is not None:
+            condition = ((loop_name[0], str(loop_name[1][k])),)
+        elif b.key:
+            condition = label_condition(b.key)
+            if not condition:
+                context = f"{context} {b.key}"
+        out.append(Measurement(
+            baseline=with_unit(b.value, unit), patched=with_unit(p.value, unit), source="list",
+            line=b.line, quote=lines[b.line].rstrip() + "\n" + lines[p.line].rstrip(),
+            unit=unit, stated=p.stated, condition=condition, context=context,
+        ))
+    return out
+
+
+def _block_measurements(lines: Sequence[str], skip: set[int], max_rows: int,
+                        cmds: _Commands) -> list[Measurement]:
+    groups = _groups(lines, skip, max_rows)
+    out: list[Measurement] = []
+    k = 0
+    while k + 1 < len(groups):
+        found = _pair_groups(lines, groups[k], groups[k + 1], cmds)
+        if found:
+            out += found
+            k += 2
+        else:
+            k += 1
+    return out
+
+
+_ROLE_SEGMENT = re.compile(r"([A-Za-z][\w/+\-. ]{0,30}?)\s*[:=]\s*")
+
+
+def _one_line(line: str, i: int) -> Measurement | None:
+    """`before: 3.1 Mpps, after: 4.0 Mpps` (or `w/o patch: ..., with patch: ...`)."""
+    if len(line) > _MAX_LINE or ":" not in line and "=" not in line:
+        return None
+    qs = find_quantities(line)
+    if len(qs) < 2:
+        return None
+    starts = {q.start: q for q in qs}
+    found: dict[str, tuple[re.Match[str], Quantity]] = {}
+    for m in _ROLE_SEGMENT.finditer(line):
+        q = starts.get(m.end())
+        role = role_of(m.group(1)) if q is not None else None
+        if q is not None and role in (BASELINE, PATCHED):
+            if role in found:
+                return None  # three or more labelled figures: a list, not a pair
+            found[role] = (m, q)
+    if len(found) != 2:
+        return None
+    (bm, bq), (pm, pq) = found[BASELINE], found[PATCHED]
+    stated = stated_in([q for q in qs if q.start >= max(bq.end, pq.end)])
+    first = bm if bm.start() < pm.start() else pm
+    words = first.group(1)
+    role_word = re.search(r"\b(?:before|after|base|baseline|vanilla|w/o|without|with|old|new|"
+                          r"unpatched|patched|orig|original|stock)\b", words, re.I)
+    label = (line[:first.start()] + (words[:role_word.start()] if role_word else "")).strip(" \t:-,;(")
+    unit = bq.unit or pq.unit
+    return Measurement(
+        baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list", line=i,
+        quote=line.rstrip(), unit=unit, stated=stated, condition=label_condition(label),
+        context=label,
+    )
+
+
+def _arrow(line: str, i: int) -> Measurement | None:
+    """`tcp_rr: 512k -> 578k trans/s`, `4 threads: 3.1 Mpps -> 4.0 Mpps`, `X => Y`, `X → Y`."""
+    if len(line) > _MAX_LINE:
+        return None
+    arrow = _ARROW.search(line)
+    if arrow is None:
+        return None
+    qs = find_quantities(line)
+    left = [q for q in qs if q.end <= arrow.start()]
+    right = [q for q in qs if q.start >= arrow.end()]
+    if not left or not right:
+        return None
+    bq, pq = left[-1], right[0]
+    if line[bq.end:arrow.start()].strip() or line[arrow.end():pq.start].strip():
+        return None
+    label = line[:bq.start].strip(" \t:-,;")
+    unit = bq.unit or pq.unit
+    if not (bq.canonical_unit or pq.canonical_unit):
+        # `512k -> 578k trans/s`: the unit written after the figures
+        unit = unit_in_text(line[pq.end:pq.end + 40]) or unit
+    if not (unit or _MEASURE.search(label)):
+        return None  # `queues 1 -> 8` is a setting, not a result
+    stated = stated_in(right[1:])
+    return Measurement(
+        baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list", line=i,
+        quote=line.rstrip(), unit=unit, stated=stated, condition=label_condition(label),
+        context=label,
+    )
+
+
+def find_list_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> list[Measurement]:
+    """Before/after pairs in the lists of a block of body lines (quote markers stripped)."""
+    out: list[Measurement] = []
+    used: set[int] = set()
+    for i, line in enumerate(lines):
+        m = _one_line(line, i) or _arrow(line, i)
+        if m is not None:
+            out.append(m)
+            used.add(i)
+    out += _block_measurements(lines, used, max_rows, _Commands(lines))
+    return out

@@ -1,0 +1,41 @@
+"""Values found in mail text: a figure with its unit, and a before/after pair of them.
+
+`analyze/numbers.py` finds Quantities in a line; `analyze/tables.py`, `lists.py` and
+`prose.py` pair them into Measurements; `analyze/claims.py` turns those into Claims.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One figure as written: `3518448`, `35,5 Mpps`, `+(4.68%)`, `~2.2K-8.7K`, `2x`."""
+
+    value: float  # as written in `unit`, signed: separators removed, decimal comma read, SI prefix NOT applied
+    text: str  # the exact span of the line
+    start: int  # offsets of the span in the line
+    end: int
+    kind: str  # number | percent | ratio | range | duration
+    unit: str | None = None  # as written: Mpps, pps, trans./sec, %, x, ns, MB/sec, ...
+    canonical_unit: str | None = None  # pps, bit/s, B/s, trans/s, ops/s, s, cycles, %, B, x
+    canonical_value: float | None = None  # value in canonical_unit (prefixes applied)
+    bound: str | None = None  # lower (more than, over, at least, >), upper (up to, <), approx (~, about)
+    sign: int | None = None  # +1 / -1 when a sign is written (`+(4.68%)`, `- 8.4%`); value carries it
+    high: float | None = None  # the upper end of a range, in `unit`
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """A before/after pair read from a table, a list or a sentence."""
+
+    baseline: Quantity
+    patched: Quantity
+    source: str  # table | list | prose
+    line: int  # index of the line the pair was read from (0-based, in the lines given)
+    quote: str  # the exact text: the row, the list lines or the sentence
+    unit: str | None = None  # as written, from the cells or else from a header or caption
+    stated: Quantity | None = None  # the change the mail states (percent or ratio), if any
+    condition: tuple[tuple[str, str], ...] = ()  # what varies: (("threads", "4"),)
+    context: str = ""  # words around the figures (header, caption) that tell the metric

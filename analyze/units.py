@@ -1,0 +1,227 @@
+"""The units people write after figures in netdev mail, and what they measure.
+
+The table is data: one `Unit` per canonical unit and scale, listing every spelling seen in mail
+(pktgen's `pps`, netperf's `Trans/s` and `trans./sec`, iperf's `Mbits/sec`, tc's `2gbit`,
+`perf stat`'s `cycles`, the kernel test robot's `%`). `analyze/numbers.py` builds its lexer from
+it; `metric_of` and `lower_is_better` tell what a figure measures and which way is better.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One unit at one scale: its spellings, its canonical unit and the factor to get there."""
+
+    spellings: tuple[str, ...]
+    canonical: str
+    factor: float
+    kind: str = "number"  # number | percent | ratio | duration (the Quantity kind it gives)
+    fold_case: bool = False  # spellings also match in any case (`mpps`, `MPPS`, `Tps`)
+
+
+def _rates(canonical: str, stems: tuple[str, ...], fold_case: bool = False) -> tuple[Unit, ...]:
+    """`stems` per second at each SI scale: ("pps",) gives pps, Kpps, kpps, Mpps, Gpps."""
+    scales = (("", 1.0), ("K", 1e3), ("k", 1e3), ("M", 1e6), ("G", 1e9))
+    units = []
+    for prefix, factor in scales:
+        spellings = tuple(prefix + stem for stem in stems)
+        units.append(Unit(spellings, canonical, factor, fold_case=fold_case))
+    return tuple(units)
+
+
+def _per_second(stems: tuple[str, ...]) -> tuple[str, ...]:
+    """`stem/s`, `stem/sec`, `stem/second` for each stem."""
+    return tuple(f"{stem}/{sec}" for stem in stems for sec in ("s", "sec", "second"))
+
+
+# Case matters for bits and bytes (Mb/s is megabits, MB/s megabytes) and for m/M (ms, Mpps
+# written `mpps` is still mega: nobody measures millipackets, hence fold_case on packet rates).
+UNITS: tuple[Unit, ...] = (
+    # packet rates: pktgen, xdp_redirect samples, trafgen
+    *_rates("pps", ("pps",), fold_case=True),
+    *_rates("pps", ("fps",)),  # frames per second: on a network, frames are packets
+    Unit(_per_second(("pkt", "pkts", "packets", "Pkt", "Pkts", "Packets")), "pps", 1.0),
+    Unit(_per_second(("Kpkt", "Kpkts", "kpkt", "kpkts")), "pps", 1e3),
+    Unit(_per_second(("Mpkt", "Mpkts")), "pps", 1e6),
+    # bit rates: iperf `Mbits/sec`, netperf `10^6bits/s`, tc `rate 2gbit`
+    Unit(("bps", "b/s", "bit/s", "bits/s", "bit/sec", "bits/sec"), "bit/s", 1.0),
+    Unit(
+        ("Kbps", "kbps", "Kb/s", "kb/s", "Kbit/s", "kbit/s", "Kbits/s", "kbits/s",
+         "Kbits/sec", "kbits/sec", "Kbit/sec", "kbit/sec", "kbit", "Kbit"),
+        "bit/s", 1e3,
+    ),
+    Unit(
+        ("Mbps", "mbps", "Mb/s", "Mbit/s", "Mbits/s", "Mbits/sec", "Mbit/sec", "mbit", "Mbit",
+         "Mb"),
+        "bit/s", 1e6,
+    ),
+    Unit(
+        ("Gbps", "gbps", "Gb/s", "Gbit/s", "Gbits/s", "Gbits/sec", "Gbit/sec", "gbit", "Gbit",
+         "GbE", "Gbe", "Gb"),
+        "bit/s", 1e9,
+    ),
+    Unit(("Tbps", "Tb/s", "Tbit/s", "Tbits/s", "Tbits/sec"), "bit/s", 1e12),
+    # byte rates: fio, dd, iperf -f M
+    Unit(("B/s", "B/sec", "bytes/s", "bytes/sec", "Bytes/s", "Bytes/sec"), "B/s", 1.0),
+    Unit(("KB/s", "kB/s", "KB/sec", "kB/sec", "KBytes/sec", "KBytes/s"), "B/s", 1e3),
+    Unit(("MB/s", "MB/sec", "MBytes/sec", "MBytes/s"), "B/s", 1e6),
+    Unit(("GB/s", "GB/sec", "GBytes/sec", "GBytes/s"), "B/s", 1e9),
+    Unit(("KiB/s", "KiB/sec"), "B/s", 1024.0),
+    Unit(("MiB/s", "MiB/sec"), "B/s", 1024.0**2),
+    Unit(("GiB/s", "GiB/sec"), "B/s", 1024.0**3),
+    # transactions: netperf TCP_RR prints `Trans.\nRate\nper sec`; mail writes trans./sec, tps
+    Unit(
+        ("trans/s", "trans/sec", "trans./sec", "trans./s", "tps", "TPS", "Tps",
+         *_per_second(("transactions", "Transactions", "tran", "Trans", "Trans."))),
+        "trans/s", 1.0,
+    ),
+    Unit(("Ktps", "KTPS", "ktps"), "trans/s", 1e3),
+    Unit(_per_second(("req", "reqs", "requests", "Req", "Requests")), "req/s", 1.0),
+    Unit(("Kreq/s", "kreq/s", "Kreqs/s", "kreqs/s"), "req/s", 1e3),
+    Unit(("ops/s", "ops/sec", "op/s", "Ops/s", "ops/second", "IOPS", "iops"), "ops/s", 1.0),
+    Unit(("Kops/s", "kops/s", "Kops/sec", "kops/sec", "KIOPS", "kIOPS"), "ops/s", 1e3),
+    Unit(("Mops/s", "Mops/sec", "Mop/s"), "ops/s", 1e6),
+    Unit(_per_second(("msg", "msgs", "messages")), "msg/s", 1.0),
+    Unit(_per_second(("conn", "conns", "connections")), "conn/s", 1.0),
+    # time: ping, cyclictest, bpf selftests' `ns/op`, perf's `msec task-clock`
+    Unit(("ns", "nsec", "nsecs", "ns/op", "ns/pkt", "ns/packet", "nanoseconds"), "s", 1e-9,
+         kind="duration"),
+    Unit(("us", "usec", "usecs", "µs", "μs", "microseconds", "us/op", "usec/op"), "s", 1e-6,
+         kind="duration"),
+    Unit(("ms", "msec", "msecs", "milliseconds"), "s", 1e-3, kind="duration"),
+    Unit(("s", "sec", "secs", "second", "seconds"), "s", 1.0, kind="duration"),
+    Unit(("min", "mins", "minutes"), "s", 60.0, kind="duration"),
+    # cycles: perf stat, `cycles/pkt` in XDP and page_pool micro-benchmarks
+    Unit(("cycles", "cycle", "cyc", "cycles/pkt", "cycles/packet", "cycles/op"), "cycles", 1.0,
+         fold_case=True),
+    Unit(("Kcycles", "kcycles"), "cycles", 1e3),
+    # memory sizes
+    Unit(("B", "byte", "bytes", "Bytes"), "B", 1.0),
+    Unit(("KB", "kB", "KBytes", "Kbytes", "kbytes"), "B", 1e3),
+    Unit(("MB", "MBytes", "Mbytes"), "B", 1e6),
+    Unit(("GB", "GBytes", "Gbytes"), "B", 1e9),
+    Unit(("TB",), "B", 1e12),
+    Unit(("KiB", "kiB"), "B", 1024.0),
+    Unit(("MiB",), "B", 1024.0**2),
+    Unit(("GiB",), "B", 1024.0**3),
+    # a bare rate: xdp samples and ethtool deltas print `14880000/s`; the context says of what
+    Unit(("/s", "/sec"), "/s", 1.0),
+    # clock rates: perf stat's `#    3.200 GHz`
+    Unit(("Hz",), "Hz", 1.0),
+    Unit(("KHz", "kHz"), "Hz", 1e3),
+    Unit(("MHz",), "Hz", 1e6),
+    Unit(("GHz",), "Hz", 1e9),
+    # changes
+    Unit(("%", "percent", "pct"), "%", 1.0, kind="percent"),
+    Unit(("x", "X", "×", "times"), "x", 1.0, kind="ratio"),
+)
+
+# A bare SI prefix glued to a figure (`2.2K`, `10G`, `1.5M`): the unit itself is unknown.
+SI_PREFIXES: dict[str, float] = {"K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+
+@cache
+def _by_spelling() -> tuple[dict[str, Unit], dict[str, Unit]]:
+    exact: dict[str, Unit] = {}
+    folded: dict[str, Unit] = {}
+    for unit in UNITS:
+        for spelling in unit.spellings:
+            exact.setdefault(spelling, unit)
+            if unit.fold_case:
+                folded.setdefault(spelling.lower(), unit)
+    return exact, folded
+
+
+def lookup(spelling: str) -> Unit | None:
+    """The unit written `spelling` (`Mpps`, `trans./sec`, `MB/sec`), or None."""
+    exact, folded = _by_spelling()
+    return exact.get(spelling) or folded.get(spelling.lower())
+
+
+@cache
+def unit_pattern() -> str:
+    """A regex alternation of every spelling, longest first (so `MB/sec` wins over `MB`)."""
+    exact, folded = _by_spelling()
+    parts = [re.escape(s) for s in sorted(exact, key=len, reverse=True)]
+    folds = [re.escape(s) for s in sorted(folded, key=len, reverse=True)]
+    alternatives = "|".join(parts)
+    if folds:
+        alternatives += "|(?i:" + "|".join(folds) + ")"
+    return alternatives
+
+
+METRICS = ("throughput", "latency", "transactions", "cpu", "memory", "other")
+
+_BY_CANONICAL = {
+    "pps": "throughput",
+    "bit/s": "throughput",
+    "B/s": "throughput",
+    "msg/s": "throughput",
+    "trans/s": "transactions",
+    "req/s": "transactions",
+    "ops/s": "transactions",
+    "conn/s": "transactions",
+    "cycles": "cpu",
+    "B": "memory",
+}
+
+# Context words, checked in this order; the first group with a hit names the metric.
+# Transactions come first because their headers also say "sec" (`trans./sec`), and netperf
+# names its request/response tests TCP_RR, UDP_RR, TCP_CRR.
+_CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("transactions", re.compile(
+        r"trans\b|trans\.|transactions?|(?:\b|_)tps\b|\b(?:tcp|udp)_c?rr\b|\brr\b|req(?:uest)?s?/|"
+        r"requests? per|\bops\b|ops/|operations", re.I)),
+    ("throughput", re.compile(
+        r"pps\b|throughput|bandwidth|\bbw\b|goodput|[kmg]?bps\b|[kmg]?bits?/|[kmg]?b/s|"
+        r"packets?/|packets? per|\bpkts?/|_stream\b|\brate\b|\bfps\b", re.I)),
+    ("latency", re.compile(
+        r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|"
+        r"\b(?:[nmu]s|[nmu]sec|µs|μs)\b", re.I)),
+    ("cpu", re.compile(
+        r"\bcpu|cycles|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|instructions|\bipc\b",
+        re.I)),
+    ("memory", re.compile(
+        r"memory|\bmem\b|\brss\b|slab|footprint|\b[kmg]i?b\b|bytes\b|allocation", re.I)),
+)
+
+# Elapsed time of a whole run is not a latency: `time ./test` prints `real 0m19.695s`.
+_ELAPSED = re.compile(
+    r"runtime|run time|run-time|elapsed|duration|wall|\breal\b|\btook\b|build|compile|boot",
+    re.I,
+)
+_CPU_PERCENT = re.compile(r"\bcpu|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|%cpu", re.I)
+
+
+def metric_of(canonical_unit: str | None, context: str = "") -> str:
+    """What a figure measures: throughput, latency, transactions, cpu, memory or other.
+
+    The unit decides when it can (pps → throughput, trans/s → transactions, cycles → cpu,
+    B → memory); times are latency unless `context` speaks of a run's elapsed time; `%`
+    is cpu only when `context` says so (a bare percentage is usually a change); figures
+    without a unit take the metric of the first context words found (header, caption).
+    """
+    if canonical_unit in _BY_CANONICAL:
+        return _BY_CANONICAL[canonical_unit]
+    if canonical_unit == "s":
+        return "other" if _ELAPSED.search(context) else "latency"
+    if canonical_unit == "%":
+        return "cpu" if _CPU_PERCENT.search(context) else "other"
+    for metric, words in _CONTEXT_WORDS:
+        if words.search(context):
+            return metric
+    return "other"
+
+
+_LOWER_BETTER_METRICS = frozenset({"latency", "cpu", "memory"})
+_LOWER_BETTER_UNITS = frozenset({"s", "cycles", "B"})
+
+
+def lower_is_better(metric: str, canonical_unit: str | None) -> bool:
+    """True when a smaller figure is the improvement: latency, CPU, memory, and any time."""
+    return metric in _LOWER_BETTER_METRICS or canonical_unit in _LOWER_BETTER_UNITS

@@ -1,0 +1,235 @@
+"""Lists → Measurements (issue 3, "Tables and lists"): seed 004 and altered copies of it,
+each list format, negatives, and hostile input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_tables import body_blocks, lines_of
+
+from analyze.lists import find_list_measurements
+
+SEED_004 = "004_19b1e878a2b8005e.txt"
+BEFORE_004 = [494016, 612806, 673100, 696982, 710494, 716830, 714729, 713478, 711056]
+AFTER_004 = [517159, 628382, 669688, 706181, 716660, 719581, 718738, 718904, 718344]
+STATED_004 = [4.684733558, 2.541860742, -0.5069080835, 1.319833855, 0.8677995555,
+              0.3838661811, 0.5609585358, 0.7605470482, 1.02509555]
+
+
+def lists_of(text: str):
+    return [m for block in body_blocks(text) for m in find_list_measurements(block)]
+
+
+def signed(q) -> float:
+    return abs(q.value) * (q.sign or 1)
+
+
+def pairs(ms):
+    return [(m.baseline.value, m.patched.value) for m in ms]
+
+
+def _seed(seeds_dir: Path, replacements: list[tuple[str, str]]) -> str:
+    text = (seeds_dir / SEED_004).read_text()
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+# -- seed 004 -----------------------------------------------------------------------------------
+
+def test_seed_004(seeds_dir: Path):
+    ms = lists_of((seeds_dir / SEED_004).read_text())
+    assert pairs(ms) == list(zip(BEFORE_004, AFTER_004, strict=True))
+    assert [signed(m.stated) for m in ms] == STATED_004
+    assert [m.condition for m in ms] == [
+        (("instances", v),) for v in ("35", "50", "65", "80", "95", "110", "125", "140", "155")]
+    assert all(m.source == "list" and m.unit == "trans./sec" for m in ms)
+    assert ms[0].patched.canonical_unit == "trans/s"
+    regressions = [m.condition for m in ms if m.patched.value < m.baseline.value]
+    assert regressions == [(("instances", "65"),)]
+
+
+def test_seed_004_other_loop_values_numbers_and_unit(seeds_dir: Path):
+    text = _seed(seeds_dir, [
+        ("{35,50,65,80,95,110,125,140,155}", "{1,2,4,8,16,32,64,128,256}"),
+        ("trans./sec (3.17)\n", "Mbit/s (3.17)\n"),
+        ("trans./sec (3.17 + macvlan patch)", "Mbit/s (3.17 + macvlan patch)"),
+        ("494016\n", "1000\n"),
+        ("517159  +(4.684733558%)", "1100  +(10%)"),
+    ])
+    ms = lists_of(text)
+    assert pairs(ms)[0] == (1000, 1100)
+    assert signed(ms[0].stated) == 10
+    assert [m.condition[0][1] for m in ms] == ["1", "2", "4", "8", "16", "32", "64", "128", "256"]
+    assert ms[0].unit == "Mbit/s" and ms[0].patched.canonical_value == 1.1e9
+
+
+def test_seed_004_patched_block_first(seeds_dir: Path):
+    text = (seeds_dir / SEED_004).read_text()
+    start = text.index("trans./sec (3.17)\n")
+    middle = text.index("trans./sec (3.17 + macvlan patch)")
+    end = text.index("\nOn the host")
+    swapped = text[middle:end].rstrip("\n") + "\n\n" + text[start:middle].rstrip("\n") + "\n"
+    ms = lists_of(text[:start] + swapped + text[end:])
+    assert pairs(ms) == list(zip(BEFORE_004, AFTER_004, strict=True))
+
+
+def test_seed_004_five_values_and_other_variable(seeds_dir: Path):
+    before = "\n".join(str(v) for v in BEFORE_004[:5])
+    after = "\n".join(f"{v}  +(1.0%)" for v in AFTER_004[:5])
+    text = _seed(seeds_dir, [
+        ("for i in {35,50,65,80,95,110,125,140,155};\ndo super_netperf $i netperf",
+         "for n in 10 20 30 40 50;\ndo super_netperf $n netperf"),
+        ("\n".join(str(v) for v in BEFORE_004), before),
+        ("\n".join(f"{v}  +(" for v in AFTER_004[:1]), "PLACEHOLDER"),
+    ])
+    head, tail = text.split("PLACEHOLDER")
+    tail = tail[tail.index("\n\nOn the host"):]
+    ms = lists_of(head + after + tail)
+    assert [(m.baseline.value, m.condition) for m in ms] == [
+        (v, (("instances", c),)) for v, c in zip(BEFORE_004[:5], ("10", "20", "30", "40", "50"),
+                                                 strict=True)]
+
+
+def test_lists_without_role_words_give_nothing(seeds_dir: Path):
+    text = _seed(seeds_dir, [("trans./sec (3.17 + macvlan patch)", "trans./sec (second run)")])
+    assert lists_of(text) == []
+
+
+# -- formats ------------------------------------------------------------------------------------
+
+def test_arrows():
+    ms = find_list_measurements(lines_of("""
+tcp_rr: 512k -> 578k trans/s
+4 threads: 3.1 Mpps -> 4.0 Mpps (+29%)
+latency p99: 120us => 95us
+UDP: 1.2 Gbps → 1.5 Gbps
+"""))
+    assert pairs(ms) == [(512, 578), (3.1, 4.0), (120, 95), (1.2, 1.5)]
+    assert ms[0].unit == "trans/s" and ms[0].context == "tcp_rr"
+    assert ms[1].condition == (("threads", "4"),) and signed(ms[1].stated) == 29
+    assert ms[2].context == "latency p99"
+    assert [m.line for m in ms] == [0, 1, 2, 3]
+
+
+def test_before_after_one_line_and_two_lines():
+    ms = find_list_measurements(lines_of("""
+before: 3.1 Mpps, after: 4.0 Mpps
+TCP_STREAM w/o patch: 9.2 Gbit/s, with patch: 9.4 Gbit/s (+2%)
+
+before: 10 us
+after: 8 us
+"""))
+    assert pairs(ms) == [(3.1, 4.0), (9.2, 9.4), (10, 8)]
+    assert ms[1].context == "TCP_STREAM" and signed(ms[1].stated) == 2
+    assert ms[2].line == 3
+
+
+def test_key_value_runs():
+    for text in ("before:\nthroughput=9.41Gbps latency=23us\nafter:\nthroughput=9.52Gbps latency=21us",
+                 "before: throughput=9.41Gbps latency=23us\nafter:  throughput=9.52Gbps latency=21us"):
+        ms = find_list_measurements(text.split("\n"))
+        assert pairs(ms) == [(9.41, 9.52), (23, 21)]
+        assert "throughput" in ms[0].context and "latency" in ms[1].context
+
+
+def test_labelled_items_give_conditions():
+    ms = find_list_measurements(lines_of("""
+Without the patch:
+  1 thread: 3.1 Mpps
+  2 threads: 5.9 Mpps
+With the patch:
+  1 thread: 3.4 Mpps
+  2 threads: 6.5 Mpps
+"""))
+    assert [(m.baseline.value, m.patched.value, m.condition) for m in ms] == [
+        (3.1, 3.4, (("threads", "1"),)), (5.9, 6.5, (("threads", "2"),))]
+
+
+NETPERF_STREAM = """
+MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 10.0.0.2 () port 0 AF_INET
+Recv   Send    Send
+Socket Socket  Message  Elapsed
+Size   Size    Size     Time     Throughput
+bytes  bytes   bytes    secs.    10^6bits/sec
+
+ 87380  16384  16384    10.00    {value}
+"""
+
+NETPERF_RR = """
+MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 10.0.0.2 () port 0
+Local /Remote
+Socket Size   Request  Resp.   Elapsed  Trans.
+Send   Recv   Size     Size    Time     Rate
+bytes  Bytes  bytes    bytes   secs.    per sec
+
+16384  87380  1        1       10.00    {value}
+16384  87380
+"""
+
+
+def test_netperf_blocks():
+    text = ("Before:" + NETPERF_STREAM.format(value="9412.34") + "\nAfter:"
+            + NETPERF_STREAM.format(value="9512.34"))
+    ms = find_list_measurements(text.split("\n"))
+    assert pairs(ms) == [(9412.34, 9512.34)]
+    assert ms[0].unit == "10^6bits/sec" and ms[0].patched.canonical_unit == "bit/s"
+    text = ("w/o patch:" + NETPERF_RR.format(value="28012.34") + "\nwith patch:"
+            + NETPERF_RR.format(value="29012.34"))
+    ms = find_list_measurements(text.split("\n"))
+    assert pairs(ms) == [(28012.34, 29012.34)]
+    assert ms[0].patched.canonical_unit == "trans/s"
+
+
+# -- negatives ----------------------------------------------------------------------------------
+
+def test_negatives_give_nothing():
+    assert find_list_measurements(lines_of("""
+ net/sched/act_police.c | 186 +++++++++++++++++++++++------------------
+ 1 file changed, 106 insertions(+), 80 deletions(-)
+@@ -321,8 +321,8 @@ static rx_handler_result_t macvlan_handle_frame(struct sk_buff **pskb)
+Changes v1 -> v2:
+Linux 6.9 -> 6.10
+queues 1 -> 8
+	len = skb->len -> 5;
+ # tc filter add dev eth1 egress matchall action police rate 2gbit burst 100k
+
+results:
+123
+456
+
+other results:
+789
+1011
+""")) == []
+
+
+def test_single_list_without_pair():
+    assert find_list_measurements(lines_of("""
+trans./sec (3.17 + macvlan patch)
+
+517159  +(4.684733558%)
+628382  +(2.541860742%)
+""")) == []
+
+
+# -- hostile input ------------------------------------------------------------------------------
+
+def test_large_inputs():
+    many = [str(i) for i in range(10_000)]
+    ms = find_list_measurements(["before:", *many, "", "after:", *many])
+    assert len(ms) == 10_000
+    find_list_measurements(["before: 1 -> 2 " * 70_000])
+    find_list_measurements(["9" * 5000 + " -> " + "8" * 5000 + " Mpps"])
+    find_list_measurements(["before:", "1 " * 500_000, "after:", "2 " * 500_000])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(list("0123456789 .,|%+-\t:=>abefortw/()$→kM")),
+                        max_size=60), max_size=12))
+def test_never_raises(lines):
+    find_list_measurements(lines)
+    find_list_measurements(["before:", *lines, "after:", *lines])

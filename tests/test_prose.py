@@ -1,0 +1,283 @@
+"""Prose claims: before/after pairs and stated changes read from sentences (analyze/prose.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyze import prose
+from analyze.prose import (
+    find_prose_changes,
+    find_prose_claims,
+    find_prose_measurements,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _seed_000_quote(seeds_dir) -> list[str]:
+    """The first quoted block of seed 000 (Eric's patch as Jamal quotes it), one `>` stripped."""
+    text = next(seeds_dir.glob("000_*.txt")).read_text(encoding="utf-8", errors="replace")
+    body = text.split("\n\n", 1)[1].splitlines()
+    block: list[str] = []
+    for line in body:
+        if line.startswith(">"):
+            block.append(line[2:] if line.startswith("> ") else line[1:])
+        elif block:
+            break
+    return block
+
+
+def test_seed_000_quoted_sentence(seeds_dir):
+    lines = _seed_000_quote(seeds_dir)
+    measurements, changes = find_prose_claims(lines)
+    assert changes == []
+    assert len(measurements) == 1
+    m = measurements[0]
+    assert (m.baseline.value, m.patched.value, m.unit) == (5.0, 10.0, "Mpps")
+    assert m.baseline.canonical_unit == m.patched.canonical_unit == "pps"
+    assert m.patched.bound == "lower" and m.baseline.bound is None
+    assert m.condition == (("queues", "8"),)
+    assert m.source == "prose"
+    assert "5 Mpps before the patch" in lines[m.line]
+    assert m.quote.startswith("My host with 8 RX queues") and m.quote.endswith("after patch.")
+    assert m.context == m.quote
+
+
+SEED_LIKE = [
+    # (text, baseline, patched, unit, bound, condition)
+    ("My host with 8 RX queues was handling 5 Mpps before the patch,\n"
+     "and more than 10 Mpps after patch.", 5, 10, "Mpps", "lower", (("queues", "8"),)),
+    ("My server with 16 TX queues was doing 3.2 Mpps before the patch,\n"
+     "and about 6.4 Mpps after the patch.", 3.2, 6.4, "Mpps", "approx", (("queues", "16"),)),
+    ("The box with 4 RX queues handled 900 Kpps without the patch\n"
+     "and over 1,200 Kpps with it.", 900, 1200, "Kpps", "lower", (("queues", "4"),)),
+    ("Throughput went from 5.1 Mpps to 7.9 Mpps with 12 RX queues.", 5.1, 7.9, "Mpps", None,
+     (("queues", "12"),)),
+    ("On 4 threads we were at 9.4 Gbps before this change, and 11 Gbps after.", 9.4, 11,
+     "Gbps", None, (("threads", "4"),)),
+    ("My host was handling 5 Mpps before the patch and at least 8 Mpps after it.", 5, 8,
+     "Mpps", "lower", ()),
+]
+
+
+@pytest.mark.parametrize("text,base,patched,unit,bound,condition", SEED_LIKE)
+def test_altered_seed_sentences(text, base, patched, unit, bound, condition):
+    [m] = find_prose_measurements(text.split("\n"))
+    assert (m.baseline.value, m.patched.value) == (base, patched)
+    assert m.unit == unit
+    assert m.patched.bound == bound
+    assert m.condition == condition
+    assert m.line == 0
+
+
+PAIRS = [
+    # "from X to Y"
+    ("Throughput went from 5.1 Mpps to 7.9 Mpps.", 5.1, 7.9),
+    ("Latency drops from 40us to 25us.", 40, 25),
+    ("The p99 latency goes from 40 to 25 us on my setup.", 40, 25),
+    ("TCP_RR rate increased from 31,000 trans/sec up to 34,500 trans/sec.", 31000, 34500),
+    ("CPU usage went from 60% to 45% on the receiver.", 60, 45),
+    # "X before ... Y after"
+    ("It was 1.2 Mpps before, 1.9 Mpps after.", 1.2, 1.9),
+    ("We measured 820 Kpps before this series, while more than 1.1 Mpps after.", 820, 1.1),
+    ("Before the patch I got 5 Mpps; after it, 8 Mpps.", 5, 8),
+    # without / with
+    ("I get 3 Mpps without the patch and 4.5 Mpps with it.", 3, 4.5),
+    ("10 Mpps with the patch, 7 Mpps without it.", 7, 10),
+    # "with the patch: Y vs X", "Y vs X before"
+    ("With the patch: 12 Gbps vs 9 Gbps before.", 9, 12),
+    ("With this change, p99 latency is 45 us instead of 60 us.", 60, 45),
+    ("We now see 9.5 Mpps vs 7 Mpps without the patch.", 7, 9.5),
+    ("Now 14 Gbit/s compared to 11 Gbit/s before.", 11, 14),
+    ("It now takes 1.2 s instead of 3 s.", 3, 1.2),
+    ("Throughput: 9.41 Gbits/sec (was 8.72 Gbits/sec)", 8.72, 9.41),
+    ("With 2 threads netperf reports 12,345 trans/s, 11,000 trans/s without the patch.",
+     11000, 12345),
+    # "Y, up from X"
+    ("Throughput is 10 Mpps, up from 7 Mpps.", 7, 10),
+    ("Median latency is now 18 usec (down from 27 usec).", 27, 18),
+]
+
+
+@pytest.mark.parametrize("text,base,patched", PAIRS)
+def test_pairs(text, base, patched):
+    measurements = find_prose_measurements([text])
+    assert [(m.baseline.value, m.patched.value) for m in measurements] == [(base, patched)]
+    assert measurements[0].quote == text
+
+
+def test_pair_keeps_the_change_written_beside_it():
+    [m] = find_prose_measurements(["Latency went from 40 to 25 us (-37.5%)."])
+    assert m.stated is not None and m.stated.value == -37.5
+    [m] = find_prose_measurements(["It improves throughput from 5 to 10 Mpps, a 2x gain."])
+    assert m.stated is not None and m.stated.kind == "ratio" and m.stated.value == 2
+    assert find_prose_changes(["It improves throughput from 5 to 10 Mpps, a 2x gain."]) == []
+
+
+def test_wrapped_pair_reports_the_line_of_its_first_figure():
+    lines = ["Some intro text here.", "", "With 8 queues we went", "from 5 Mpps to",
+             "8 Mpps."]
+    [m] = find_prose_measurements(lines)
+    assert m.line == 3
+    assert m.condition == (("queues", "8"),)
+    assert m.quote == "With 8 queues we went from 5 Mpps to 8 Mpps."
+
+
+def test_two_pairs_in_one_sentence():
+    text = "It went from 800 to 1,200 trans/sec on 4 threads, and CPU usage from 60% to 45%."
+    pairs = [(m.baseline.value, m.patched.value, m.condition)
+             for m in find_prose_measurements([text])]
+    assert pairs == [(800, 1200, (("threads", "4"),)), (60, 45, (("threads", "4"),))]
+
+
+STATED = [
+    # (text, kind, value, sign, condition): sign says which way the measured value went
+    ("This improves throughput by 12% for 64-byte packets.", "percent", 12, 1,
+     (("packet_size", "64"),)),
+    ("This boosts UDP throughput by ~8% using 16 flows.", "percent", 8, 1, (("flows", "16"),)),
+    ("It reduces latency by 30%.", "percent", 30, -1, ()),
+    ("The patch cuts CPU cycles per packet by 20%.", "percent", 20, -1, ()),
+    ("It also improves latency by 15%.", "percent", 15, -1, ()),  # lower is better
+    ("There is a 3% regression with 200 instances.", "percent", 3, -1,
+     (("instances", "200"),)),
+    ("TCP_RR regresses by 4.5% on 8 threads.", "percent", 4.5, -1, (("threads", "8"),)),
+    ("The stream test is 5% slower.", "percent", 5, -1, ()),
+    ("We see a 10% improvement.", "percent", 10, 1, ()),
+    ("kernel test robot noticed a -5.2% regression of netperf.Throughput_Mbps on:",
+     "percent", -5.2, -1, ()),
+    ("This yields a 7% throughput improvement on 8 threads.", "percent", 7, 1,
+     (("threads", "8"),)),
+    ("This saves about 3% of CPU cycles.", "percent", 3, -1, ()),
+    ("Results are in the table below, improvement is 10% on average.", "percent", 10, 1, ()),
+    ("This reduces the number of atomic operations by 50%.", "percent", 50, -1, ()),
+    ("UDP is now 2x faster.", "ratio", 2, 1, ()),
+    ("Performance is roughly 3 times better.", "ratio", 3, 1, ()),
+    ("That gives a 3x speedup on 4 threads.", "ratio", 3, 1, (("threads", "4"),)),
+    ("This makes it twice as fast.", "ratio", 2, 1, ()),
+    ("This patch halves the latency.", "ratio", 0.5, -1, ()),
+    ("Memory footprint is reduced by 2x.", "ratio", 0.5, -1, ()),
+]
+
+
+@pytest.mark.parametrize("text,kind,value,sign,condition", STATED)
+def test_stated_changes(text, kind, value, sign, condition):
+    assert find_prose_measurements([text]) == []
+    [c] = find_prose_changes([text])
+    assert c.stated.kind == kind
+    assert c.stated.value == pytest.approx(value)
+    assert c.stated.sign == sign
+    assert c.condition == condition
+    assert c.quote == c.context == text
+    assert c.line == 0
+
+
+NEGATIVES = [
+    "How many Mpps do you get before and after the patch?",
+    "Could you share numbers from 4 to 8 queues?",
+    "The link is 25G and the ring size 4096.",
+    "Sending at 10 Mpps offered load.",
+    "Up to 64 queues are supported.",
+    "The receiver does 5 Mpps.",
+    "We tested packet sizes from 64 to 1500 bytes.",
+    "Changing the MTU from 1500 to 9000.",
+    "Increase the ring size by 2x to avoid drops.",
+    "This patch doubles the ring size.",
+    "Increase the number of queues by 2x.",
+    "I ran it 5 times before and after the patch, and saw no change.",
+    "Please run the tests again with 16 queues and report back before Friday.",
+    "We'd expect a 10% improvement.",
+    "Overall a 10% drop rate with bursts of 32 packets.",
+    "Released on 2015-07-03 with v4.2 after the 4.1 merge window.",
+    "This was broken since v5.10 and fixed before 6.1 was released.",
+    "Scaling from 1 to 8 threads.",
+    "tc filter add dev eth0 est 1sec 4sec parent ffff: protocol ip prio 1",
+    "| 1 | 3518448 | 3591240 | irrelevant |",
+    "Signed-off-by: Eric Dumazet <edumazet@google.com>",
+    "> 5 Mpps before the patch, 10 Mpps after.",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_negatives(text):
+    assert find_prose_claims([text]) == ([], [])
+
+
+def test_import_does_not_load_spacy():
+    code = (
+        "import sys\n"
+        "import analyze.prose as p\n"
+        "assert 'spacy' not in sys.modules, 'imported at module import'\n"
+        "p.find_prose_claims(['no figures here at all, just words before and after.',\n"
+        "                     'ring size 4096 and 25G link.'])\n"
+        "assert 'spacy' not in sys.modules, 'imported without a candidate sentence'\n"
+        "p.find_prose_claims(['It went from 5 Mpps to 8 Mpps.'])\n"
+        "assert 'spacy' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True, timeout=120)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=200), max_size=8))
+def test_never_raises(lines):
+    measurements, changes = find_prose_claims(lines)
+    for m in measurements:
+        assert 0 <= m.line < len(lines)
+    for c in changes:
+        assert 0 <= c.line < len(lines)
+
+
+_WORDS = st.sampled_from(["before", "after", "from", "to", "the", "patch", "Mpps", "improves",
+                          "by", "%", "x", "faster", "with", "queues", ",", ".", "regression"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(_WORDS, max_size=20).map(" ".join), max_size=6))
+def test_spacy_not_loaded_without_figures(lines):
+    with mock.patch.object(prose, "_pipeline", side_effect=AssertionError("loaded")):
+        assert find_prose_claims(lines) == ([], [])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(_WORDS, st.sampled_from(["5", "10 Mpps", "3.5%", "2x", "40us",
+                                                   "more than", "8", "?"])),
+                max_size=30).map(" ".join))
+def test_word_soup_never_raises(text):
+    find_prose_claims([text, text])
+
+
+def test_hostile_sizes_run_in_linear_time():
+    claim = "My host with 8 RX queues was handling 5 Mpps before the patch, and 10 Mpps after. "
+    filler = "The ring has 4096 entries on a 25G link and we saw nothing odd. "
+    sentence_mix = (filler * 19 + claim)
+    line = sentence_mix * (1_000_000 // len(sentence_mix))
+    start = time.perf_counter()
+    measurements = find_prose_measurements([line])
+    assert len(measurements) == line.count("8 RX queues")
+    find_prose_claims(["5 Mpps before and 10 Mpps after and " * 30_000])  # one huge "sentence"
+    find_prose_claims(["1" * 1_000_000, "9" * 5_000 + " Mpps before, " + "9" * 5_000 + " after"])
+    lines = ["Throughput went from 5 Mpps to 7 Mpps on 4 threads, and we are happy"] * 10_000
+    find_prose_claims(lines)
+    # generous: about 2 s on a laptop; a quadratic path would take minutes
+    assert time.perf_counter() - start < 60
+
+
+def test_two_changes_in_one_sentence_take_their_nearest_condition():
+    changes = find_prose_changes(["We lose 2% with 1 flow but gain 30% with 32 flows."])
+    assert [(c.stated.value, c.stated.sign, c.condition) for c in changes] == [
+        (2, -1, (("flows", "1"),)), (30, 1, (("flows", "32"),))]
+
+
+def test_both_halves_of_a_block_are_read_once():
+    lines = ("It went from 5 Mpps to 8 Mpps.", "It improves latency by 20%.")
+    with mock.patch.object(prose, "_find", wraps=prose._find) as reader:
+        assert len(find_prose_measurements(lines)) == 1
+        assert len(find_prose_changes(lines)) == 1
+    assert reader.call_count <= 1

@@ -1,0 +1,271 @@
+"""Tables → Measurements (issue 3, "Tables and lists"): seed 001 and altered copies of it,
+each table format, negatives, and hostile input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyze.body import quote_depth, strip_quote
+from analyze.tables import find_table_measurements, resolve_roles, role_of
+
+SEED_001 = "001_22952647ed20d5cc.txt"
+
+
+def body_blocks(text: str) -> list[list[str]]:
+    """The body of a stored post (after its header block) cut into runs of one quote depth,
+    quote markers stripped, as analyze/claims.py hands them over."""
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("Subject:"))
+    start = next(i for i in range(start, len(lines)) if not lines[i].strip())
+    blocks: list[list[str]] = []
+    depth = None
+    for line in lines[start + 1:]:
+        d = quote_depth(line)
+        if d != depth:
+            blocks.append([])
+            depth = d
+        blocks[-1].append(strip_quote(line, d))
+    return blocks
+
+
+def tables_of(text: str):
+    return [m for block in body_blocks(text) for m in find_table_measurements(block)]
+
+
+def rows(ms):
+    return [(m.baseline.value, m.patched.value, abs(m.stated.value) if m.stated else None, m.condition)
+            for m in ms]
+
+
+def lines_of(text: str) -> list[str]:
+    return text.strip("\n").split("\n")
+
+
+# -- seed 001 -----------------------------------------------------------------------------------
+
+def test_seed_001(seeds_dir: Path):
+    ms = tables_of((seeds_dir / SEED_001).read_text())
+    assert rows(ms) == [
+        (3518448, 3591240, None, (("threads", "1"),)),
+        (3070065, 3383393, 10, (("threads", "2"),)),
+        (1540969, 3238385, 110, (("threads", "4"),)),
+    ]
+    assert all(m.source == "table" and m.unit == "pps" for m in ms)
+    assert "pps/thread" in ms[0].context
+    assert ms[1].quote.strip().startswith("2 |")
+
+
+def _seed(seeds_dir: Path, replacements: list[tuple[str, str]]) -> str:
+    text = (seeds_dir / SEED_001).read_text()
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+def test_seed_001_other_numbers_and_loop(seeds_dir: Path):
+    text = _seed(seeds_dir, [
+        ("for c in 1 2 4; do", "for c in 2 8 16; do"),
+        ("   1 |      3518448 |      3591240 |  irrelevant",
+         "   2 |      1000000 |      1500000 |         50%"),
+        ("   2 |      3070065 |      3383393 |         10%",
+         "   8 |      2000000 |      2100000 |          5%"),
+        ("   4 |      1540969 |      3238385 |        110%",
+         "  16 |      4000000 |      3000000 |        -25%"),
+    ])
+    assert rows(tables_of(text)) == [
+        (1000000, 1500000, 50, (("threads", "2"),)),
+        (2000000, 2100000, 5, (("threads", "8"),)),
+        (4000000, 3000000, 25, (("threads", "16"),)),
+    ]
+
+
+def test_seed_001_swapped_columns(seeds_dir: Path):
+    text = _seed(seeds_dir, [
+        ("  $c | before patch |  after patch | improvement",
+         "  $c |  after patch | before patch | improvement"),
+        ("3518448 |      3591240", "3591240 |      3518448"),
+        ("3070065 |      3383393", "3383393 |      3070065"),
+        ("1540969 |      3238385", "3238385 |      1540969"),
+    ])
+    assert [r[:3] for r in rows(tables_of(text))] == [
+        (3518448, 3591240, None), (3070065, 3383393, 10), (1540969, 3238385, 110)]
+
+
+def test_seed_001_other_unit_and_option(seeds_dir: Path):
+    text = _seed(seeds_dir, [
+        ("test results (avg. pps/thread):", "test results:"),
+        ("  $c | before patch |  after patch | improvement",
+         "  $c | before (Mpps) |  after (Mpps) | improvement"),
+        ("3518448 |      3591240", "3.51 |      3.59"),
+        ("-t $c -n 5000000", "-t 1 -s $c -n 5000000"),
+    ])
+    ms = tables_of(text)
+    assert [m.condition[0][0] for m in ms] == ["packet_size"] * 3
+    assert ms[0].unit == "Mpps"
+    assert ms[0].baseline.canonical_value == 3.51e6
+
+
+def test_seed_001_without_words_gives_nothing(seeds_dir: Path):
+    text = _seed(seeds_dir, [("  $c | before patch |  after patch | improvement",
+                              "  $c |       run1   |        run2  |     column")])
+    assert tables_of(text) == []
+
+
+# -- formats ------------------------------------------------------------------------------------
+
+def test_markdown_table():
+    ms = find_table_measurements(lines_of("""
+| queues | baseline (Mpps) | patched (Mpps) | delta |
+|---|---|---|---|
+| 1 | 3.1 | 3.5 | +12.9% |
+| 8 | 20.5 | 24.0 | +17% |
+"""))
+    assert rows(ms) == [(3.1, 3.5, 12.9, (("queues", "1"),)), (20.5, 24.0, 17, (("queues", "8"),))]
+    assert ms[0].unit == "Mpps" and ms[0].patched.canonical_value == 3.5e6
+    assert ms[0].line == 2
+
+
+def test_aligned_table_with_units_in_cells():
+    ms = find_table_measurements(lines_of("""
+Packet size    w/o patch    with patch    gain
+64             1.20 Mpps    1.45 Mpps     20%
+1500           0.81 Mpps    0.82 Mpps     1%
+"""))
+    assert rows(ms) == [(1.20, 1.45, 20, (("packet_size", "64"),)),
+                        (0.81, 0.82, 1, (("packet_size", "1500"),))]
+
+
+def test_tab_aligned_table():
+    ms = find_table_measurements(["threads\tbefore\tafter", "1\t100\t120", "2\t200\t260"])
+    assert rows(ms) == [(100, 120, None, (("threads", "1"),)), (200, 260, None, (("threads", "2"),))]
+
+
+def test_relative_headers_net_next_plus_series():
+    ms = find_table_measurements(lines_of("""
+flows   net-next   net-next + series
+1       9.1        9.4
+10      30.2       35.6
+"""))
+    assert rows(ms) == [(9.1, 9.4, None, (("flows", "1"),)), (30.2, 35.6, None, (("flows", "10"),))]
+
+
+def test_ragged_aligned_rows_by_position():
+    ms = find_table_measurements(lines_of("""
+  size      old       new
+    64     1000      1100
+   128              2200
+   256     3000      3300  extra
+"""))
+    assert [(m.baseline.value, m.patched.value) for m in ms] == [(1000, 1100), (3000, 3300)]
+
+
+def test_unit_from_caption_and_header():
+    ms = find_table_measurements(lines_of("""
+latency [usec]:
+  msg  before  after
+  64   12.1    10.3
+"""))
+    assert ms[0].unit == "usec" and ms[0].patched.canonical_unit == "s"
+    assert "latency" in ms[0].context
+
+
+def test_kernel_test_robot_table():
+    ms = find_table_measurements(lines_of("""
+1234567890abcdef abcdef0123456789
+---------------- ---------------------------
+         %stddev     %change         %stddev
+             \\          |                \\
+   1234567 ±  2%     +12.3%    1386543 ±  1%  netperf.Throughput_tps
+      3858           -12.3%       3383        netperf.Throughput_total_tps
+      5.29 ± 10%      -1.2        4.11 ±  5%  mpstat.cpu.all.irq%
+  12345678           +5.0%   12962962        vmstat.system.cs
+"""))
+    assert [(m.baseline.value, m.patched.value, abs(m.stated.value), m.stated.sign, m.context)
+            for m in ms] == [
+        (1234567, 1386543, 12.3, 1, "netperf.Throughput_tps"),
+        (3858, 3383, 12.3, -1, "netperf.Throughput_total_tps"),
+    ]
+
+
+def test_perf_stat_blocks():
+    ms = find_table_measurements(lines_of("""
+Before:
+
+ Performance counter stats for 'system wide':
+
+     3,123,456,789      cycles                    #    3.101 GHz
+     2,000,000,000      instructions              #    0.64  insn per cycle
+
+After:
+
+ Performance counter stats for 'system wide':
+
+     2,923,456,789      cycles                    #    3.101 GHz
+     2,100,000,000      instructions              #    0.72  insn per cycle
+"""))
+    assert [(m.context, m.baseline.value, m.patched.value) for m in ms] == [
+        ("cycles", 3123456789, 2923456789), ("instructions", 2e9, 2.1e9)]
+
+
+def test_perf_stat_vanilla_label_swapped_order():
+    ms = find_table_measurements(lines_of("""
+ Performance counter stats for './bench' (patched):
+     1,100      context-switches          #    0.024 K/sec
+     2,000      cpu-migrations
+ Performance counter stats for './bench' (vanilla):
+     1,500      context-switches          #    0.030 K/sec
+     2,500      cpu-migrations
+"""))
+    assert [(m.context, m.baseline.value, m.patched.value) for m in ms] == [
+        ("context-switches", 1500, 1100), ("cpu-migrations", 2500, 2000)]
+
+
+def test_roles_from_words():
+    assert [role_of(t) for t in ("before patch", "w/o patch", "with patch", "vanilla", "old",
+                                 "new", "unpatched", "patched", "%change", "improvement",
+                                 "%stddev", "threads")] == [
+        "baseline", "baseline", "patched", "baseline", "baseline",
+        "patched", "baseline", "patched", "stated", "stated", "noise", None]
+    assert resolve_roles(["3.17", "3.17 + macvlan patch"]) == ["baseline", "patched"]
+
+
+# -- negatives ----------------------------------------------------------------------------------
+
+def test_negatives_give_nothing():
+    assert find_table_measurements(lines_of("""
+ net/sched/act_police.c | 186 +++++++++++++++++++++++------------------
+ 1 file changed, 106 insertions(+), 80 deletions(-)
+@@ -321,8 +321,8 @@ static rx_handler_result_t macvlan_handle_frame(struct sk_buff **pskb)
+  threads | run1 | run2
+  1       | 3    | 4
+The old code took 5 ms before the change, now the new code with patch 2 takes 3.
+before and after
+12 13
+""")) == []
+
+
+# -- hostile input ------------------------------------------------------------------------------
+
+def test_large_table_and_long_line():
+    rows_ = [f"{i} | {i * 10} | {i * 11} | 10%" for i in range(10_000)]
+    ms = find_table_measurements(["n | before | after | change", *rows_])
+    assert len(ms) == 10_000
+    assert len(find_table_measurements(["n | before | after", *rows_], max_rows=100)) == 100
+    find_table_measurements(["before | after " * 70_000, "1 | 2 " * 170_000])
+    find_table_measurements(["x | before | after", "1 " + "| 2 " * 300_000])
+    find_table_measurements(["  9" * 350_000])
+    find_table_measurements(["before  after", "1" * 5000 + "  " + "2" * 5000])
+    find_table_measurements(["| before | after", "| 1 | 2 | 3 | 4 |||", "|||", "| | |"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(list("0123456789 .,|%+-\t:abefortw/()$±\\#")),
+                        max_size=60), max_size=12))
+def test_never_raises(lines):
+    find_table_measurements(["threads | before | after | change", *lines])
+    find_table_measurements(lines)
+    find_table_measurements(["   %stddev     %change         %stddev", *lines])

@@ -1,0 +1,140 @@
+"""The unit table, the metric a figure measures, and which way is better."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analyze.units import (
+    METRICS,
+    SI_PREFIXES,
+    UNITS,
+    lookup,
+    lower_is_better,
+    metric_of,
+    unit_pattern,
+)
+
+
+@pytest.mark.parametrize(
+    ("spelling", "canonical", "factor"),
+    [
+        ("pps", "pps", 1.0),
+        ("Kpps", "pps", 1e3),
+        ("kpps", "pps", 1e3),
+        ("Mpps", "pps", 1e6),
+        ("mpps", "pps", 1e6),
+        ("MPPS", "pps", 1e6),
+        ("Gbps", "bit/s", 1e9),
+        ("Gbit/s", "bit/s", 1e9),
+        ("Mbits/sec", "bit/s", 1e6),
+        ("Mb/s", "bit/s", 1e6),
+        ("MB/s", "B/s", 1e6),
+        ("MB/sec", "B/s", 1e6),
+        ("KB/s", "B/s", 1e3),
+        ("MiB/s", "B/s", 1024.0**2),
+        ("trans./sec", "trans/s", 1.0),
+        ("trans/sec", "trans/s", 1.0),
+        ("Trans/s", "trans/s", 1.0),
+        ("TPS", "trans/s", 1.0),
+        ("tps", "trans/s", 1.0),
+        ("ops/s", "ops/s", 1.0),
+        ("req/s", "req/s", 1.0),
+        ("ns", "s", 1e-9),
+        ("usec", "s", 1e-6),
+        ("µs", "s", 1e-6),
+        ("ms", "s", 1e-3),
+        ("sec", "s", 1.0),
+        ("cycles", "cycles", 1.0),
+        ("KiB", "B", 1024.0),
+        ("MB", "B", 1e6),
+        ("bytes", "B", 1.0),
+        ("%", "%", 1.0),
+        ("×", "x", 1.0),
+    ],
+)
+def test_lookup(spelling, canonical, factor):
+    unit = lookup(spelling)
+    assert unit is not None
+    assert (unit.canonical, unit.factor) == (canonical, factor)
+
+
+def test_case_matters_for_bits_bytes_and_milli():
+    assert lookup("Mb/s").canonical == "bit/s"
+    assert lookup("MB/s").canonical == "B/s"
+    assert lookup("Ms") is None  # not milliseconds, not mega-anything
+    assert lookup("furlongs") is None
+
+
+def test_table_is_consistent():
+    seen: dict[str, tuple[str, float]] = {}
+    for unit in UNITS:
+        assert unit.kind in ("number", "percent", "ratio", "duration")
+        for spelling in unit.spellings:
+            # one spelling, one meaning
+            assert seen.setdefault(spelling, (unit.canonical, unit.factor)) == (
+                unit.canonical, unit.factor), spelling
+    pattern = re.compile(f"(?:{unit_pattern()})$")
+    for spelling in seen:
+        assert pattern.match(spelling), spelling
+    assert set(SI_PREFIXES) == {"K", "k", "M", "G", "T"}
+
+
+@pytest.mark.parametrize(
+    ("canonical", "context", "metric"),
+    [
+        ("pps", "", "throughput"),
+        ("bit/s", "", "throughput"),
+        ("B/s", "", "throughput"),
+        ("trans/s", "", "transactions"),
+        ("req/s", "", "transactions"),
+        ("ops/s", "", "transactions"),
+        ("s", "", "latency"),
+        ("s", "p99 latency", "latency"),
+        ("s", "elapsed", "other"),
+        ("s", "real", "other"),
+        ("s", "runtime of the test", "other"),
+        ("cycles", "", "cpu"),
+        ("%", "CPU", "cpu"),
+        ("%", "idle", "cpu"),
+        ("%", "softirq util", "cpu"),
+        ("%", "improvement", "other"),
+        ("%", "", "other"),
+        ("B", "", "memory"),
+        ("x", "", "other"),
+        (None, "pps", "throughput"),
+        (None, "Mpps per queue", "throughput"),
+        (None, "throughput", "throughput"),
+        (None, "trans./sec (3.17)", "transactions"),
+        (None, "TCP_RR", "transactions"),
+        (None, "netperf.Throughput_tps", "transactions"),
+        (None, "latency (us)", "latency"),
+        (None, "cycles", "cpu"),
+        (None, "CPU", "cpu"),
+        (None, "memory", "memory"),
+        (None, "before patch", "other"),
+        (None, "", "other"),
+    ],
+)
+def test_metric_of(canonical, context, metric):
+    assert metric_of(canonical, context) == metric
+    assert metric in METRICS
+
+
+@pytest.mark.parametrize(
+    ("metric", "canonical", "lower"),
+    [
+        ("throughput", "pps", False),
+        ("transactions", "trans/s", False),
+        ("latency", "s", True),
+        ("cpu", "%", True),
+        ("cpu", "cycles", True),
+        ("memory", "B", True),
+        ("other", "s", True),  # elapsed time: shorter is better
+        ("other", "%", False),
+        ("other", None, False),
+    ],
+)
+def test_lower_is_better(metric, canonical, lower):
+    assert lower_is_better(metric, canonical) is lower
