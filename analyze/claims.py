@@ -2,7 +2,9 @@
 
 The body is cut into blocks of consecutive lines at one quote depth (quote markers
 stripped); tables, lists and prose are read in each block, in that order, and a line that
-gave a table or list figure is not read again as prose. Figures inside quotes are attributed
+gave a table or list figure is not read again as prose. A change stated in a sentence that a
+table or list of the same message already gives (the kernel test robot's summary line above
+its `%change` row) is that claim, not a second one. Figures inside quotes are attributed
 to the message they were first written in: the In-Reply-To parent for depth 1, further up
 the References for deeper quotes, even when that message is not in the input (seed 000:
 Jamal's reply quotes Eric's patch). `merge_claims` makes a claim repeated down a thread one
@@ -11,15 +13,23 @@ claim.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .body import strip_quote
 from .lists import find_list_measurements
 from .model import Claim, Message
-from .prose import find_prose_changes, find_prose_measurements
+from .prose import (
+    LoneResult,
+    StatedChange,
+    find_prose_changes,
+    find_prose_measurements,
+    find_prose_results,
+)
 from .quantity import Measurement, Quantity
 from .tables import find_table_measurements
 from .units import lower_is_better, metric_of
@@ -27,6 +37,9 @@ from .units import lower_is_better, metric_of
 # Relative changes below this are "neutral": the figures are the same as far as a mail's
 # rounding can tell (`3518448 -> 3591240` is +2.1 %, not neutral).
 NEUTRAL_PCT = 0.05
+
+# A block without one has no claim: a digit, or a ratio in words ("halves the latency").
+_HAS_FIGURE = re.compile(r"\d|twice|thrice|doubl|tripl|halv", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -77,10 +90,13 @@ def _origin(message: Message, depth: int) -> str | None:
 
 
 def _stated_pct(stated: Quantity | None) -> float | None:
-    """The change a mail states, in percent with its sign: `+(4.68%)`, `-8.4%`, `2x` (+100 %)."""
+    """The change a mail states, in percent with its sign: `+(4.68%)`, `-8.4%`, `2x` (+100 %).
+    A sign the words give ("a 3% regression") is in `sign`, not in the figure as written."""
     if stated is None:
         return None
     if stated.kind == "percent":
+        if stated.sign is not None and stated.value >= 0:
+            return stated.sign * stated.value
         return stated.value  # signed as written: `-(0.51%)` is -0.51
     if stated.kind == "ratio":
         return (stated.value - 1.0) * 100.0
@@ -123,15 +139,38 @@ def _claim_id(origin: str | None, found_in: str, metric: str, condition: tuple[t
     return "c" + hashlib.sha1(key.encode()).hexdigest()[:12]
 
 
+def _value(q: Quantity | None) -> float | None:
+    """A figure as written; a range (`97-110MB/sec`) is its midpoint."""
+    if q is None:
+        return None
+    if q.kind == "range" and q.high is not None:
+        return (q.value + q.high) / 2.0
+    return q.value
+
+
+def _bound(*figures: Quantity | None) -> str | None:
+    """What a claim's figures are: `lower` for "more than X", ..., `approx` for a range."""
+    for q in figures:
+        if q is not None and q.bound:
+            return q.bound
+    if any(q is not None and q.kind == "range" and q.high is not None for q in figures):
+        return "approx"
+    return None
+
+
 def _canonical(q: Quantity | None, unit_from: Quantity | None) -> float | None:
     if q is None:
         return None
     if q.canonical_value is not None:
+        middle = _value(q)
+        if q.value and middle is not None and middle != q.value:
+            return q.canonical_value * middle / q.value  # the midpoint of a range, scaled
         return q.canonical_value
     # a bare table cell takes its unit's scale from the other figure or the header
+    value = _value(q) or q.value
     if unit_from is not None and unit_from.canonical_value is not None and unit_from.value:
-        return q.value * unit_from.canonical_value / unit_from.value
-    return q.value
+        return value * unit_from.canonical_value / unit_from.value
+    return value
 
 
 def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
@@ -147,18 +186,19 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     direction = _direction(metric, canonical_unit, change if change is not None else stated)
     origin = _origin(message, block.depth)
     return Claim(
-        id=_claim_id(origin, message.key, metric, m.condition, base.value, patched.value, stated),
+        id=_claim_id(origin, message.key, metric, m.condition, _value(base), _value(patched),
+                     stated),
         message_id=origin,
         found_in=message.key,
         quoted=block.depth > 0,
         metric=metric,
         unit=unit,
         canonical_unit=canonical_unit,
-        baseline=base.value,
-        patched=patched.value,
+        baseline=_value(base),
+        patched=_value(patched),
         baseline_canonical=b_can,
         patched_canonical=p_can,
-        bound=patched.bound or base.bound,
+        bound=_bound(patched, base),
         change_pct=change,
         stated_change_pct=stated,
         consistent=_consistent(change, m.stated, stated, base, patched),
@@ -171,38 +211,102 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     )
 
 
+def _stated_claim(message: Message, block: _Block, change: StatedChange) -> Claim:
+    """A change stated without its figures. Its metric comes from the sentence's words
+    ("a 3% regression in connection rate"), never from the `%` it is written in."""
+    stated = _stated_pct(change.stated)
+    metric = metric_of(None, change.context)
+    origin = _origin(message, block.depth)
+    return Claim(
+        id=_claim_id(origin, message.key, metric, change.condition, None, None, stated),
+        message_id=origin, found_in=message.key, quoted=block.depth > 0, metric=metric,
+        unit=None, canonical_unit=None,
+        baseline=None, patched=None, baseline_canonical=None, patched_canonical=None,
+        bound=change.stated.bound, change_pct=None, stated_change_pct=stated,
+        consistent=None, direction=_direction(metric, None, stated),
+        condition=change.condition, source="prose", quote=change.quote,
+        line=block.start + change.line + 1, date=message.date,
+    )
+
+
+def _lone_claim(message: Message, block: _Block, result: LoneResult) -> Claim:
+    """A patched figure given alone ("now forwards more than 1.2 Mpps"): no baseline, so no
+    computed change; it reads as an improvement when its bound says "at least" that much of
+    something where more is better (or "at most" where less is)."""
+    q = result.patched
+    metric = metric_of(q.canonical_unit, result.context)
+    bound = _bound(q)
+    lib = lower_is_better(metric, q.canonical_unit)
+    better = (bound == "lower" and not lib) or (bound == "upper" and lib)
+    origin = _origin(message, block.depth)
+    patched = _value(q)
+    return Claim(
+        id=_claim_id(origin, message.key, metric, result.condition, None, patched, None),
+        message_id=origin, found_in=message.key, quoted=block.depth > 0, metric=metric,
+        unit=q.unit, canonical_unit=q.canonical_unit, baseline=None, patched=patched,
+        baseline_canonical=None, patched_canonical=_canonical(q, None), bound=bound,
+        change_pct=None, stated_change_pct=None, consistent=None,
+        direction="improvement" if better else "neutral", condition=result.condition,
+        source="prose", quote=result.quote, line=block.start + result.line + 1,
+        date=message.date,
+    )
+
+
+class _Changes:
+    """The changes of a message's table and list claims, by metric and by (metric,
+    condition), sorted: a stated-only change is looked up in log time, not against each."""
+
+    def __init__(self, figures: Sequence[Claim]) -> None:
+        by: dict[tuple[str, tuple[tuple[str, str], ...] | None], list[float]] = {}
+        for other in figures:
+            for change in (other.stated_change_pct, other.change_pct):
+                if change is not None and math.isfinite(change):
+                    by.setdefault((other.metric, None), []).append(change)
+                    by.setdefault((other.metric, other.condition), []).append(change)
+        self.by = {key: sorted(values) for key, values in by.items()}
+
+    def restates(self, claim: Claim, tolerance: float) -> bool:
+        """A stated-only change that a table or list claim of the same message already
+        gives: the robot's "a -7.5% regression of hackbench.throughput" above its `%change`
+        row, or "That's ~1% worse" under the two sockperf lines it sums up. Same metric, same
+        change within the stated figure's rounding, and no other condition named."""
+        stated = claim.stated_change_pct
+        if stated is None or not math.isfinite(stated):
+            return False
+        values = self.by.get((claim.metric, claim.condition or None), [])
+        i = bisect.bisect_left(values, stated - tolerance - 1e-9)
+        return i < len(values) and values[i] <= stated + tolerance + 1e-9
+
+
 def extract_claims(message: Message) -> tuple[Claim, ...]:
     """The claims one message writes or quotes. Depends on the message alone."""
-    claims: list[Claim] = []
+    found: list[tuple[Claim, float | None]] = []  # a stated-only claim with its rounding
+    figures: list[Claim] = []  # from tables and lists
     for block in _blocks(message):
-        if not any(ch.isdigit() for line in block.lines for ch in line):
+        if not any(_HAS_FIGURE.search(line) for line in block.lines):
             continue
         used: set[int] = set()
         for m in [*find_table_measurements(block.lines), *find_list_measurements(block.lines)]:
-            claims.append(_make_claim(message, block, m))
+            figures.append(_make_claim(message, block, m))
+            found.append((figures[-1], None))
             used.update(range(m.line, m.line + max(1, m.quote.count("\n") + 1)))
         for m in find_prose_measurements(block.lines):
             if m.line not in used:
-                claims.append(_make_claim(message, block, m))
+                found.append((_make_claim(message, block, m), None))
                 used.add(m.line)
         for change in find_prose_changes(block.lines):
-            if change.line in used:
-                continue
-            stated = _stated_pct(change.stated)
-            metric = metric_of(change.stated.canonical_unit if change.stated.kind != "percent" else None,
-                               change.context)
-            origin = _origin(message, block.depth)
-            claims.append(Claim(
-                id=_claim_id(origin, message.key, metric, change.condition, None, None, stated),
-                message_id=origin, found_in=message.key, quoted=block.depth > 0, metric=metric,
-                unit=change.stated.unit, canonical_unit=change.stated.canonical_unit,
-                baseline=None, patched=None, baseline_canonical=None, patched_canonical=None,
-                bound=change.stated.bound, change_pct=None, stated_change_pct=stated,
-                consistent=None, direction=_direction(metric, None, stated),
-                condition=change.condition, source="prose", quote=change.quote,
-                line=block.start + change.line + 1, date=message.date,
-            ))
-    return merge_claims(claims)
+            if change.line not in used:
+                tolerance = 0.5 * 10 ** -_decimals(change.stated.text)
+                if change.stated.kind == "ratio":
+                    tolerance *= 100.0
+                found.append((_stated_claim(message, block, change), tolerance))
+        for result in find_prose_results(block.lines):
+            if result.line not in used:
+                found.append((_lone_claim(message, block, result), None))
+                used.add(result.line)
+    changes = _Changes(figures)
+    return merge_claims(c for c, tolerance in found
+                        if tolerance is None or not changes.restates(c, tolerance))
 
 
 def merge_claims(claims: Iterable[Claim]) -> tuple[Claim, ...]:

@@ -24,6 +24,7 @@ from .tables import (
     PATCHED,
     _Commands,
     figure,
+    probe_unit,
     resolve_roles,
     role_of,
     stated_in,
@@ -39,6 +40,8 @@ _KEY_COLON = re.compile(r"^\s*(\w[\w .\-/()#]{0,40}?)\s*:\s+(?=\S)")
 _ROLE_LABEL = re.compile(r"^\s*([A-Za-z][\w .\-/+()]{0,40}?)\s*[:=]\s*")
 _NUM_LABEL = re.compile(r"^\s*(\d[\d.,]*)\s*([A-Za-z][\w .\-/]*?)\s*$")
 _DIGIT = re.compile(r"\d")
+_NOISE_KEY = re.compile(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread", re.I)
+_PROMPT = re.compile(r"^\s*[$#]\s+\S")  # `$ netperf -H ...`: the command, not its output
 _RESIDUE = re.compile(r"[\s()\[\],;+\-*]+")
 # Words that make a unitless `X -> Y` a result (`tcp_rr: 512k -> 578k`), not a setting.
 _MEASURE = re.compile(
@@ -108,6 +111,38 @@ def _value_items(line: str, i: int, qs: list[Quantity], key: str | None, offset:
     return [_Item(i, key, value, stated)]
 
 
+def _top_level_pairs(line: str) -> list[re.Match[str]] | None:
+    """The `key=value` pairs of a line outside brackets, without spread keys: in sockperf's
+    `avg-latency=14.212 (std-dev=1.044, mean-ad=0.612, median-ad=0.398)` the bracketed pairs
+    qualify the figure before them. None when the line has no `key=value` pair at all."""
+    pairs = list(_KEY_VALUE.finditer(line))
+    if not pairs:
+        return None
+    out, depth, pos = [], 0, 0
+    for m in pairs:
+        segment = line[pos:m.start()]
+        depth = max(0, depth + segment.count("(") + segment.count("[")
+                    - segment.count(")") - segment.count("]"))
+        pos = m.start()
+        if depth == 0 and not _NOISE_KEY.search(m.group(1)):
+            out.append(m)
+    return out
+
+
+def key_unit(key: str | None) -> str | None:
+    """The unit a key's name ends with: `avg_ns` → ns, `ops_per_sec` → ops per sec,
+    `lat_us` → us (benchmarks print `name_unit=value`)."""
+    if not key or len(key) > 60:
+        return None
+    words = [w for w in re.split(r"[_\-.\s]+", key) if w]
+    for k in range(len(words)):
+        tail = " ".join(words[k:])
+        q = probe_unit(tail)
+        if q is not None and q.text == "1 " + tail:
+            return q.unit
+    return None
+
+
 def _items_in(line: str, i: int) -> list[_Item]:
     """The figures of one list line: `494016`, `517159  +(4.68%)`, `throughput=9.41Gbps
     latency=23us`, `1 thread: 3.1 Mpps`."""
@@ -116,8 +151,8 @@ def _items_in(line: str, i: int) -> list[_Item]:
     qs = find_quantities(line)
     if not qs:
         return []
-    pairs = list(_KEY_VALUE.finditer(line))
-    if pairs:
+    pairs = _top_level_pairs(line)
+    if pairs is not None:
         out = []
         for m in pairs:
             q = next((q for q in qs if q.start == m.end()), None)
@@ -146,10 +181,24 @@ def _netperf(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
             written = next((u for u in _NETPERF_UNITS if u in header.lower()), None)
             value = with_unit(qs[-1], _NETPERF_UNITS[written] if written else None)
             key = "trans. rate" if written == "per sec" else "throughput"
-            return _Item(j, key, value, None, written), j + 1
+            end = j + 1
+            # TCP_RR prints the remote socket sizes on a second row: `16384  131072`
+            if end < len(lines) and re.fullmatch(r"\s*\d+(?:\s+\d+){0,3}\s*", lines[end][:_MAX_LINE]):
+                end += 1
+            return _Item(j, key, value, None, written), end
         if line.strip():
             header = line
     return None, i + 1
+
+
+def _next_run(lines: Sequence[str], j: int) -> int | None:
+    """After a netperf result and blank lines, where the same run's next test starts (its
+    command or its banner), if it does within three lines."""
+    for k in range(j, min(len(lines), j + 3)):
+        text = lines[k][:_MAX_LINE]
+        if text.strip():
+            return k if _PROMPT.match(text) or _NETPERF_START.search(text) else None
+    return None
 
 
 def _caption(line: str, i: int) -> tuple[str, list[_Item]] | None:
@@ -184,9 +233,16 @@ def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]
         while j < n and len(items) < max_rows and j not in skip:
             line = lines[j]
             if not line.strip():
+                after = _next_run(lines, j) if items and items[-1].unit else None
+                if after is not None:
+                    j = after  # netperf output, blank, `$ netperf -t TCP_RR ...`: one run
+                    continue
                 if items or blanks:
                     break
                 blanks += 1
+                j += 1
+                continue
+            if _PROMPT.match(line[:_MAX_LINE]):
                 j += 1
                 continue
             if _NETPERF_START.search(line[:_MAX_LINE]):
@@ -242,7 +298,7 @@ def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
     caption_unit = unit_in_text(patched.caption) or unit_in_text(base.caption)
     out = []
     for k, (b, p) in enumerate(pairs):
-        unit = b.unit or b.value.unit or p.value.unit or caption_unit
+        unit = b.unit or b.value.unit or p.value.unit or key_unit(b.key) or caption_unit
         condition: tuple[tuple[str, str], ...] = ()
         context = f"{base.caption} {patched.caption}"
         if loop_name is not None:
@@ -310,8 +366,12 @@ def _one_line(line: str, i: int) -> Measurement | None:
     )
 
 
-def _arrow(line: str, i: int) -> Measurement | None:
-    """`tcp_rr: 512k -> 578k trans/s`, `4 threads: 3.1 Mpps -> 4.0 Mpps`, `X => Y`, `X → Y`."""
+def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
+    """`tcp_rr: 512k -> 578k trans/s`, `4 threads: 3.1 Mpps -> 4.0 Mpps`, `X => Y`, `X → Y`.
+
+    Bare figures (`8 flows:   210455 -> 228170`) take their unit and metric from the caption
+    above the lines (`neper tcp_rr, ..., transactions per second:`) when the label is a
+    condition (`8 flows`) or absent."""
     if len(line) > _MAX_LINE:
         return None
     arrow = _ARROW.search(line)
@@ -330,13 +390,20 @@ def _arrow(line: str, i: int) -> Measurement | None:
     if not (bq.canonical_unit or pq.canonical_unit):
         # `512k -> 578k trans/s`: the unit written after the figures
         unit = unit_in_text(line[pq.end:pq.end + 40]) or unit
+    condition = label_condition(label)
+    context = label
     if not (unit or _MEASURE.search(label)):
-        return None  # `queues 1 -> 8` is a setting, not a result
+        if not caption or (label and not condition):
+            return None  # `queues 1 -> 8` is a setting, not a result
+        unit = unit_in_text(caption)
+        if not (unit or _MEASURE.search(caption)):
+            return None
+        context = f"{label} {caption}".strip()
     stated = stated_in(right[1:])
     return Measurement(
         baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list", line=i,
-        quote=line.rstrip(), unit=unit, stated=stated, condition=label_condition(label),
-        context=label,
+        quote=line.rstrip(), unit=unit, stated=stated, condition=condition,
+        context=context,
     )
 
 
@@ -344,10 +411,17 @@ def find_list_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> li
     """Before/after pairs in the lists of a block of body lines (quote markers stripped)."""
     out: list[Measurement] = []
     used: set[int] = set()
+    # A run of arrow lines' caption: the short text line right above the run (one blank
+    # line between them at most).
+    caption, anchor = "", -10
     for i, line in enumerate(lines):
-        m = _one_line(line, i) or _arrow(line, i)
+        m = _one_line(line, i) or _arrow(line, i, caption if i - anchor <= 2 else "")
         if m is not None:
             out.append(m)
             used.add(i)
+            anchor = i
+        elif line.strip():
+            text = line.strip()
+            caption, anchor = (text if len(text) <= _MAX_CAPTION else ""), i
     out += _block_measurements(lines, used, max_rows, _Commands(lines))
     return out

@@ -64,6 +64,7 @@ _SPACE_GROUPS = re.compile(
 )
 _SPACES_TUPLE = (" ", "\u00a0", "\u202f", "\u2009")
 _DECIMAL = re.compile(r"[0-9]*\.[0-9]+|[0-9]+")
+_EXPONENT = re.compile(r"[eE][+-][0-9]{1,3}(?![\w.])")  # signed, as `%e` writes it
 _COMMA_DECIMAL = re.compile(r"[0-9]+,[0-9]+(?![0-9]|,[0-9])")
 _MINSEC = re.compile(r"([0-9]{1,6})m([0-9]{1,6}(?:\.[0-9]+)?)s(?!\w)")
 
@@ -350,6 +351,10 @@ class _Scanner:
         end = m.end()
         if end < len(line) and line[end] == "." and line[end + 1:end + 2].isdigit():
             return self._skip_token(i)  # `1.2.3`: a version or an address
+        exp = _EXPONENT.match(line, end)
+        if exp is not None:
+            # printf's `%e`, as the kernel test robot prints large counts: `5.926e+08`
+            return float(m.group() + exp.group()), exp.end()
         return float(m.group()), end
 
     def _space_groups_ok(self, m: re.Match[str]) -> bool:

@@ -2,30 +2,51 @@
 
 "My host with 8 RX queues was handling 5 Mpps before the patch, and more than 10 Mpps after
 patch." (seed 000) is a before/after pair; "improves throughput by 12%" and "a 3% regression"
-state only a change. Wrapped lines are joined into paragraphs, paragraphs cut into sentences,
-and only a sentence holding a figure (`find_quantities`) and a change cue goes to spaCy: a blank
-English pipeline with the sentencizer, whose tokens are re-cut so each figure is one token
-labelled VAL / PCT / RATIO (or COND / SETUP when it says what was run rather than what was
-measured), then `Matcher` rules over those tokens. spaCy is imported on the first such sentence
-only, so reading mail without one never pays its start-up.
+state only a change; "with this change the box now forwards more than 1.2 Mpps" gives the
+patched figure alone. `analyze/sentences.py` picks the sentences holding a figure and a change
+cue; each goes to spaCy: a blank English pipeline with the sentencizer, whose tokens are
+re-cut so each figure is one token labelled VAL / PCT / RATIO (or COND / SETUP / SPREAD when it
+says what was run, or how noisy, rather than what was measured), then the `Matcher` rules of
+`analyze/prose_rules.py` over those tokens. spaCy is imported on the first such sentence only,
+so reading mail without one never pays its start-up.
 """
 
 from __future__ import annotations
 
-import bisect
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .commands import condition_from_header
-from .numbers import find_quantities
+from .prose_rules import (
+    BYTE_WORDS,
+    COMPARATIVES,
+    CONDITION_NOUNS,
+    HARDWARE_COUNTS,
+    HEDGES,
+    MACHINE_NOUNS,
+    MAX_SPAN,
+    METRIC_WORD,
+    MODIFIERS,
+    NOISE,
+    NOT_A_CHANGE_AFTER,
+    PACKET_NOUNS,
+    RANGE_WORDS,
+    RESULT_WORDS,
+    SETUP_AFTER,
+    SETUP_BEFORE,
+    SETUP_OBJECTS,
+    SPEED_WORDS,
+    SPREAD_BEFORE,
+    WORD_VALUES,
+    add_rules,
+)
 from .quantity import Measurement, Quantity
+from .sentences import MAX_SENTENCE, Candidate, candidates
 from .units import lower_is_better, metric_of
 
-# A claim sentence is short; a longer "sentence" is a run of lines with no full stop (command
-# output, a pasted log). Skipping it keeps spaCy's cost bounded on hostile input.
-MAX_SENTENCE = 1200
+__all__ = ["MAX_SENTENCE", "LoneResult", "StatedChange", "find_prose_changes",
+           "find_prose_claims", "find_prose_measurements", "find_prose_results"]
 
 
 @dataclass(frozen=True)
@@ -37,126 +58,23 @@ class StatedChange:
     stated: Quantity
     line: int  # index of the line holding the stated figure (0-based, in the lines given)
     quote: str  # the sentence
-    context: str  # the sentence: the words that tell the metric
+    # The words that tell the metric: the sentence; with the sentence before it when the
+    # sentence names none; led by "throughput" when the change is one of speed ("2x faster").
+    context: str
     condition: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
-class _Paragraph:
-    text: str
-    starts: tuple[int, ...]  # offset in `text` where each line begins
-    indexes: tuple[int, ...]  # the line index of each of those lines
+class LoneResult:
+    """A patched figure given without the one before it: "With this change the box now
+    forwards more than 1.2 Mpps" (the bound is the figure's own)."""
 
-    def line_at(self, offset: int) -> int:
-        return self.indexes[max(0, bisect.bisect_right(self.starts, offset) - 1)]
+    patched: Quantity
+    line: int
+    quote: str
+    context: str
+    condition: tuple[tuple[str, str], ...] = ()
 
-
-@dataclass(frozen=True)
-class _Candidate:
-    text: str
-    offset: int  # where the sentence starts in its paragraph
-    paragraph: _Paragraph
-    quantities: tuple[Quantity, ...]
-
-
-# --- paragraphs and sentences -------------------------------------------------------------
-
-_LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])\s+\S")
-# pipes, tabs or wide gaps: a table row or aligned output, which tables.py reads
-_TABLE_LIKE = re.compile(r"\|[^|]*\||\t|\S {3,}\S")
-_COMMAND = re.compile(r"\s*(?:[$#] |\[.{0,40}\][$#] |diff --git |@@ |--- |\+\+\+ )")
-_TRAILER = re.compile(r"[A-Z][A-Za-z-]{1,40}-by: ")
-_INDENTED = re.compile(r"(?: {4,}|\t)\S")
-
-
-def _paragraphs(lines: Sequence[str]) -> list[_Paragraph]:
-    """Wrapped lines joined: blank lines, list items, table rows, commands and indented
-    lines break paragraphs. Table rows and commands are left to the other readers."""
-    out: list[_Paragraph] = []
-    parts: list[str] = []
-    starts: list[int] = []
-    indexes: list[int] = []
-    size = 0
-
-    def flush() -> None:
-        nonlocal size
-        if parts:
-            out.append(_Paragraph(" ".join(parts), tuple(starts), tuple(indexes)))
-        parts.clear()
-        starts.clear()
-        indexes.clear()
-        size = 0
-
-    for i, raw in enumerate(lines):
-        line = raw.strip()
-        if not line or line.startswith(">") or _COMMAND.match(raw) or _TRAILER.match(line) \
-                or _TABLE_LIKE.search(line):
-            flush()
-            continue
-        if _LIST_ITEM.match(raw) or _INDENTED.match(raw):
-            flush()
-        parts.append(line)
-        starts.append(size)
-        indexes.append(i)
-        size += len(line) + 1
-        if _INDENTED.match(raw):  # indented output: one line is one paragraph
-            flush()
-    flush()
-    return out
-
-
-_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*\s+")
-_ABBREVIATIONS = frozenset({"e.g", "i.e", "vs", "etc", "approx", "fig", "cf", "resp", "ca", "v.s",
-                            "mr", "dr", "no", "nr", "al"})
-
-
-def _sentences(text: str) -> list[tuple[int, int]]:
-    """Cheap sentence bounds: a full stop, ! or ? before a space, unless it ends an
-    abbreviation or an initial (`vs. 5 Mpps`, `e.g. 64-byte`, `J. Doe`). Mail often starts a
-    sentence in lower case, so case is no hint."""
-    bounds: list[tuple[int, int]] = []
-    start = 0
-    for m in _SENTENCE_END.finditer(text):
-        word = text[max(start, m.start() - 8):m.start()].rsplit(" ", 1)[-1].lower()
-        if text[m.start()] == "." and (word in _ABBREVIATIONS or len(word) == 1):
-            continue
-        bounds.append((start, m.end()))
-        start = m.end()
-    if start < len(text):
-        bounds.append((start, len(text)))
-    return bounds
-
-
-_HAS_FIGURE = re.compile(r"\d|\b(?:twice|thrice|doubl|tripl|halv)", re.IGNORECASE)
-_CUE = re.compile(
-    r"%|×|\d\s*x\b|\b(?:improv|regress|increas|decreas|reduc|lower|rais|boost|speed|degrad"
-    r"|doubl|tripl|halv|accelerat|penalt|compar|shrink|slow|fast|quick|gain|drop)"
-    r"|\b(?:before|after|from|without|w/o|vs|versus|instead|rather|relative|against|now|more"
-    r"|less|higher|better|worse|twice|thrice|times|up|down|cut|cuts|save[sd]?|saving|hurts?"
-    r"|grows?|grew|rise|rises|rose|fell|falls?|wins?|hit|lose|loses)\b|\((?:was|previously)\b",
-    re.IGNORECASE,
-)
-
-
-def _candidates(lines: Sequence[str]) -> list[_Candidate]:
-    out: list[_Candidate] = []
-    for para in _paragraphs(lines):
-        for start, end in _sentences(para.text):
-            raw = para.text[start:end]
-            text = raw.strip()
-            if not text or len(text) > MAX_SENTENCE or text.endswith("?"):
-                continue  # a question asks for figures, it does not claim them
-            if not _HAS_FIGURE.search(text) or not _CUE.search(text):
-                continue
-            quantities = tuple(find_quantities(text))
-            if not quantities and not _WORD_RATIO.search(text):
-                continue
-            offset = start + (len(raw) - len(raw.lstrip()))
-            out.append(_Candidate(text, offset, para, quantities))
-    return out
-
-
-_WORD_RATIO = re.compile(r"\b(?:twice|thrice|doubl\w*|tripl\w*|halv\w*)\b", re.IGNORECASE)
 
 # --- the spaCy pipeline, loaded once on first need ----------------------------------------
 
@@ -174,211 +92,22 @@ def _pipeline() -> tuple[Any, Any]:
         nlp = spacy.blank("en")
         nlp.add_pipe("sentencizer")
         matcher = Matcher(nlp.vocab)
-        _add_rules(matcher)
+        add_rules(matcher)
         _PIPELINE = (nlp, matcher)
         LOADS += 1
     return _PIPELINE
 
 
-# --- the rules ----------------------------------------------------------------------------
+# --- what a figure is: measured, a condition, setup or a spread ---------------------------
 
-_FIGURES = ["VAL", "PCT", "RATIO"]
-_V: dict[str, Any] = {"ENT_TYPE": {"IN": ["VAL", "PCT"]}}  # a measured figure
-_STATED: dict[str, Any] = {"ENT_TYPE": {"IN": ["PCT", "RATIO"]}}  # a change
-# "more than 10 Mpps", "about 5 Mpps", "~5": the lexer reads the bound; these words may sit
-# outside the figure's span
-_BOUND_WORDS = ["more", "less", "than", "over", "under", "about", "around", "roughly", "approx",
-                "approx.", "approximately", "almost", "nearly", "~", "at", "least", "most",
-                "just", "only", "well", "even", "some", "close", "to", "above", "below", ">",
-                "<", "a", "an", "the"]
-_FILL: dict[str, Any] = {"LOWER": {"IN": _BOUND_WORDS}, "OP": "{0,3}"}
-
-
-# Tokens that are not figures, so a pair never skips over another figure. Written as `*` and
-# bounded after matching (`_MAX_SPAN`): spaCy expands `{0,n}` into n optional tokens whose
-# states fork, 4x slower on a sentence like seed 000's.
-_GAP: dict[str, Any] = {"ENT_TYPE": {"NOT_IN": _FIGURES}, "IS_SENT_START": False, "OP": "*"}
-
-
-def _words(*words: str) -> dict[str, Any]:
-    return {"LOWER": {"IN": list(words)}}
-
-
-_DETS = ("the", "this", "that", "these", "my", "your", "his", "her", "our", "their", "eric's",
-         "a", "all")
-_PATCH_NOUNS = ("patch", "patches", "patched", "patchset", "patch-set", "series", "change",
-                "changes", "fix", "fixes", "commit", "commits", "it", "them", "modification",
-                "modifications", "optimization", "optimisation", "optimizations", "rework",
-                "applied", "patching", "v2", "v3", "set")
-_BEFORE = ("before", "previously", "originally", "unpatched", "vanilla", "pre-patch", "baseline",
-           "base", "prior")
-_AFTER = ("after", "now", "patched", "post-patch")
-_VS = (["vs"], ["vs."], ["versus"], ["v.s."], ["against"], ["compared", "to"],
-       ["compared", "with"], ["instead", "of"], ["rather", "than"], ["relative", "to"])
-_WITHOUT: list[dict[str, Any]] = [_words("without", "w/o"), {"LOWER": {"IN": list(_DETS)}, "OP": "?"},
-            _words(*_PATCH_NOUNS)]
-_WITH: list[dict[str, Any]] = [_words("with", "w/"), {"LOWER": {"IN": list(_DETS)}, "OP": "?"},
-         _words(*_PATCH_NOUNS)]
-
-# Words of change, by what they say happened to the measured value, and where they sit:
-# BY before "by N%" ("cuts latency by 30%"), BARE right before the figure ("gains 10%"),
-# OF before "of N%" ("an improvement of 12%"), AFTER right after it ("a 3% regression").
-_CHANGE_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "UP": {
-        "BY": ("increase", "increases", "increased", "increasing", "raise", "raises", "raised",
-               "boost", "boosts", "boosted", "grow", "grows", "grew", "rise", "rises", "rose",
-               "jump", "jumps", "jumped", "higher", "more", "bigger", "larger", "up"),
-        "BARE": ("increases", "increased", "boosts", "boosted", "grows", "grew", "rises", "rose",
-                 "jumps", "jumped"),
-        "OF": ("increase", "boost", "jump", "rise"),
-        "AFTER": ("increase", "boost", "jump", "rise", "more", "higher", "bigger", "larger",
-                  "up"),
-    },
-    "DOWN": {
-        "BY": ("reduce", "reduces", "reduced", "reducing", "cut", "cuts", "lower", "lowers",
-               "lowered", "decrease", "decreases", "decreased", "decreasing", "drop", "drops",
-               "dropped", "shrink", "shrinks", "shrank", "decline", "declines", "declined",
-               "fall", "falls", "fell", "less", "smaller", "fewer", "down"),
-        "BARE": ("reduces", "reduced", "cuts", "lowers", "lowered", "decreases", "decreased",
-                 "drops", "dropped", "shrinks", "shrank", "declines", "declined", "falls",
-                 "fell", "saves", "saved"),
-        "OF": ("reduction", "decrease", "drop", "decline", "fall", "saving", "savings"),
-        "AFTER": ("reduction", "decrease", "drop", "decline", "less", "lower", "fewer",
-                  "smaller", "saving", "savings", "down"),
-    },
-    "GOOD": {
-        "BY": ("improve", "improves", "improved", "improving", "speeds", "sped", "accelerate",
-               "accelerates", "accelerated", "faster", "better", "quicker"),
-        "BARE": ("improves", "improved", "gain", "gains", "gained"),
-        "OF": ("improvement", "gain", "speedup", "speed-up", "win"),
-        "AFTER": ("improvement", "gain", "speedup", "speed-up", "win", "faster", "quicker",
-                  "better"),
-    },
-    "BAD": {
-        "BY": ("regress", "regresses", "regressed", "degrade", "degrades", "degraded", "slows",
-               "slowed", "slower", "worse"),
-        "BARE": ("regresses", "regressed", "degrades", "degraded", "lose", "loses"),
-        "OF": ("regression", "degradation", "slowdown", "slow-down", "penalty"),
-        "AFTER": ("regression", "degradation", "slowdown", "slow-down", "slower", "worse",
-                  "penalty", "hit"),
-    },
-}
-
-
-def _add_rules(matcher: Any) -> None:
-    """The token patterns. A label says which side comes first (BP: baseline first, PB:
-    patched first) or which way a stated change goes."""
-    v, fill = _V, _FILL
-    bp: list[list[dict[str, Any]]] = [
-        # "went from 5.1 Mpps to 7.9 Mpps", "drops from 40us down to 25us"
-        [_words("from"), fill, v, _words("up", "down"), _words("to", "->"), fill, v],
-        [_words("from"), fill, v, _words("to", "->"), fill, v],
-        # "5 Mpps before the patch, and more than 10 Mpps after patch"
-        [v, _words(*_BEFORE), _GAP, v, _words(*_AFTER)],
-        [v, _words(*_BEFORE), _GAP, v, *_WITH],
-        [v, *_WITHOUT, _GAP, v, *_WITH],
-        [v, *_WITHOUT, _GAP, v, _words(*_AFTER)],
-        # "5 Mpps before the patch, after it more than 10 Mpps"
-        [v, _words(*_BEFORE), _GAP, _words(*_AFTER), _GAP, v],
-        [v, *_WITHOUT, _GAP, *_WITH, _GAP, v],
-        # "Before the patch I got 5 Mpps; after it, 10 Mpps"
-        [_words("before"), _GAP, v, _GAP, _words("after"), _GAP, v],
-        [*_WITHOUT, _GAP, v, _GAP, *_WITH, _GAP, v],
-    ]
-    pb: list[list[dict[str, Any]]] = [
-        # "10 Mpps after the patch, 5 Mpps before"
-        [v, _words(*_AFTER), _GAP, v, _words(*_BEFORE)],
-        [v, *_WITH, _GAP, v, *_WITHOUT],
-        # "now takes 1.2 s instead of 3 s"; "9.41 Gbits/sec (was 8.72 Gbits/sec)"
-        [v, _GAP, _words("instead", "rather"), _words("of", "than"), fill, v],
-        [v, {"IS_PUNCT": True, "OP": "?"}, _words("was", "previously", "originally", "before"),
-         {"ORTH": ":", "OP": "?"}, fill, v],
-        # "12,345 trans/s, 11,000 trans/s without the patch"
-        [v, {"IS_PUNCT": True, "OP": "{1,2}"}, v, *_WITHOUT],
-        # "10 Mpps, up from 5 Mpps"
-        [v, {"IS_PUNCT": True, "OP": "{0,2}"}, _words("up", "down"), _words("from"), fill, v],
-        # "with the patch: 10 Mpps vs 5 Mpps"; "now 10 Mpps compared to 5 Mpps before"
-        *([*_WITH, _GAP, v, _GAP, *[_words(w) for w in vs], fill, v] for vs in _VS),
-        *([_words("after", "now"), _GAP, v, _GAP, *[_words(w) for w in vs], fill, v]
-          for vs in _VS),
-        *([v, _GAP, *[_words(w) for w in vs], fill, v, {"ORTH": "(", "OP": "?"},
-           _words(*_BEFORE, "without", "w/o")] for vs in _VS),
-    ]
-    matcher.add("BP", bp)
-    matcher.add("PB", pb)
-    for label, words in _CHANGE_WORDS.items():
-        matcher.add(label, [
-            [_words(*words["BY"]), _GAP, _words("by"), fill, _STATED],
-            [_words(*words["BARE"]), fill, _STATED],
-            [_words(*words["OF"]), _words("of", "is", "was", ":", "="), fill, _STATED],
-            [_STATED, {"ORTH": "-", "OP": "?"}, _words(*words["AFTER"])],
-            # "a 7% throughput improvement", "a 5% TCP_RR regression"
-            [_STATED, {"ENT_TYPE": "", "IS_PUNCT": False, "OP": "?"},
-             {"ENT_TYPE": "", "IS_PUNCT": False}, _words(*words["OF"])],
-        ])
-    # "twice as fast", "doubles the throughput", "halves the latency"
-    matcher.add("WORD_UP", [[_words("twice", "thrice"), _words("as"),
-                             _words("fast", "quick", "high", "much", "many", "good")],
-                            [_words("doubles", "doubled", "doubling", "triples", "tripled")]])
-    matcher.add("WORD_DOWN", [[_words("halves", "halved", "halving")],
-                              [_words("twice", "thrice"), _words("as"),
-                               _words("slow", "low", "little", "few")]])
-
-
-# --- what a figure is: measured, a condition, or setup ------------------------------------
-
-# Nouns after a figure that make it what varies between runs ("with 8 RX queues", "on 4
-# threads", "200 netperf instances"), used when analyze/commands.py does not name them.
-_CONDITION_NOUNS = {
-    "queue": "queues", "queues": "queues", "rings": "queues", "thread": "threads",
-    "threads": "threads", "instance": "instances", "instances": "instances", "flow": "flows",
-    "flows": "flows", "stream": "flows", "streams": "flows", "connections": "connections",
-    "cpu": "cpus", "cpus": "cpus", "core": "cpus", "cores": "cpus", "clients": "clients",
-    "sessions": "sessions", "sockets": "sockets", "processes": "processes", "jobs": "jobs",
-}
-_PACKET_NOUNS = frozenset({"packet", "packets", "pkt", "pkts", "frame", "frames", "datagrams",
-                           "messages", "msgs", "payload", "payloads"})
-_BYTE_WORDS = frozenset({"byte", "bytes", "b", "-"})
-_MODIFIERS = frozenset({"rx", "tx", "parallel", "concurrent", "netperf", "iperf", "iperf3",
-                        "udp", "tcp", "worker", "hardware", "hw", "sw", "combined", "active",
-                        "physical", "logical", "napi", "receive", "transmit", "uperf", "neper",
-                        "pktgen", "xdp", "ipv4", "ipv6", "small", "big", "large", "sized",
-                        "-", "byte", "bytes", "b", "more"})
-# Words near a figure that make it a setting of the test, not its result: "sending at 10 Mpps
-# offered load", "a 25G link", "ring size 4096", "MTU 9000".
-_SETUP_BEFORE = frozenset({"offered", "sending", "send", "sends", "sent", "blasting", "blast",
-                           "generating", "generate", "inject", "injecting", "link", "mtu",
-                           "ring", "burst", "budget", "timeout", "limit", "limited", "capped",
-                           "configured", "set", "setting", "rate-limited", "shaped"})
-_SETUP_AFTER = frozenset({"offered", "load", "link", "links", "nic", "nics", "port", "ports",
-                          "ethernet", "card", "adapter", "interface", "mtu", "ring", "wire",
-                          "line-rate", "burst"})
-# The thing changed is a knob, not a result: "increase the ring size by 2x".
-_SETUP_OBJECTS = frozenset({"ring", "mtu", "budget", "timeout", "limit", "default", "weight",
-                            "quota", "interval", "coalescing", "rx-usecs", "sysctl", "backlog",
-                            "burst", "size", "sizes", "buffer", "buffers",
-                            "window", "version", "kernel"})
-# Before "from X to Y": a sweep of conditions, not a change ("packet sizes from 64 to 1500").
-_RANGE_WORDS = frozenset({"ranging", "range", "ranges", "varying", "varies", "vary", "varied",
-                          "sweep", "sweeping", "swept", "scaling", "scale", "scales", "scaled",
-                          "between", "values", "counts", "iterate", "iterating", "loop",
-                          "increments", "steps", "sizes", "size"})
-# Speculation is not a measurement: "I'd expect it to go from 5 to 10 Mpps".
-_HEDGES = frozenset({"expect", "expected", "expecting", "hope", "hopefully", "would", "might",
-                     "theoretically", "ideally", "hypothetically", "wonder", "guess", "assuming"})
-_METRIC_WORD = re.compile(
-    r"throughput|bandwidth|goodput|latenc|\bpps\b|\brate\b|performance|transactions|\btps\b"
-    r"|requests|\bops\b|cpu|cycles|usage|utili[sz]ation|memory|footprint|overhead|speed",
-    re.IGNORECASE)
-_NOT_A_CHANGE_AFTER = frozenset({"rate", "ratio", "probability", "chance", "rule", "threshold",
-                                 "limit"})
+_HARDWARE = ("SETUP", "")  # a condition-looking count that describes the machine
 
 
 def _condition_key(noun: str) -> str | None:
     key = condition_from_header(noun)  # the names tables use: "RX queues" -> queues
     if key and key != "device":  # "2 NICs" is hardware, not a load that varies
         return key
-    return _CONDITION_NOUNS.get(noun)
+    return CONDITION_NOUNS.get(noun)
 
 
 def _value_text(q: Quantity) -> str:
@@ -387,36 +116,63 @@ def _value_text(q: Quantity) -> str:
     return repr(q.value)
 
 
+def _glued(doc: Any, span: Any) -> bool:
+    """The figure is joined to the next word by a hyphen: "2-socket", "64-byte"."""
+    end = span.end
+    return end + 1 < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_ \
+        and not doc[end].whitespace_
+
+
 def _condition_of(doc: Any, span: Any, q: Quantity) -> tuple[str, str] | None:
-    """("queues", "8") for "8 RX queues", ("packet_size", "64") for "64-byte packets"."""
+    """("queues", "8") for "8 RX queues", ("packet_size", "64") for "64-byte packets";
+    `_HARDWARE` for "2-socket box" and "64-core server" (what the machine is)."""
     if q.kind != "number" or q.canonical_unit not in (None, "B"):
         return None
     bytes_seen = q.canonical_unit == "B"
-    for tok in doc[span.end:span.end + 4]:
+    glued = _glued(doc, span)
+    window = doc[span.end:span.end + 4]
+    for k, tok in enumerate(window):
         word = tok.lower_
-        if word in _PACKET_NOUNS:
+        if word in PACKET_NOUNS:
             return ("packet_size", _value_text(q)) if bytes_seen else None
         key = _condition_key(word) if q.canonical_unit is None else None
         if key:
+            after = doc[tok.i + 1].lower_ if tok.i + 1 < len(doc) else ""
+            if glued and k == 1 and (word in HARDWARE_COUNTS or after in MACHINE_NOUNS):
+                return _HARDWARE
             return (key, _value_text(q))
-        if word not in _MODIFIERS:
+        if word not in MODIFIERS:
             return None
-        bytes_seen = bytes_seen or word in _BYTE_WORDS - {"-"}
+        bytes_seen = bytes_seen or word in BYTE_WORDS - {"-"}
     return None
 
 
 def _is_setup(doc: Any, span: Any) -> bool:
     before = {t.lower_ for t in doc[max(0, span.start - 3):span.start]}
     after = {t.lower_ for t in doc[span.end:span.end + 2]}
-    return bool(before & _SETUP_BEFORE or after & _SETUP_AFTER)
+    return bool(before & SETUP_BEFORE or after & SETUP_AFTER)
+
+
+def _is_spread(doc: Any, span: Any, q: Quantity) -> bool:
+    """"±1%", "+-0.4%", "run-to-run variance of 2%": how noisy a result is, not a change."""
+    if span.start_char > 0 and doc.text[max(0, span.start_char - 3):span.start_char].rstrip() \
+            .endswith(("±", "+-", "+/-")):
+        return True
+    if q.text.lstrip().startswith(("±", "+-", "+/-")):
+        return True
+    return bool({t.lower_ for t in doc[max(0, span.start - 3):span.start]} & SPREAD_BEFORE)
 
 
 def _label(doc: Any, span: Any, q: Quantity) -> tuple[str, tuple[str, str] | None]:
+    if q.kind in ("percent", "ratio") and _is_spread(doc, span, q):
+        return "SPREAD", None
     if q.kind == "percent":
         return "PCT", None
     if q.kind == "ratio":
         return "RATIO", None
     condition = _condition_of(doc, span, q)
+    if condition == _HARDWARE:
+        return "SETUP", None
     if condition is not None:
         return "COND", condition
     return ("SETUP" if _is_setup(doc, span) else "VAL"), None
@@ -438,14 +194,7 @@ class _Stated:
     token: int
     quantity: Quantity
     used: bool = False
-
-
-# The longest match worth believing, in tokens: a pair across a long clause, a change verb a
-# few words before its figure ("cuts the per-packet CPU cost by 20%").
-_MAX_SPAN = {"BP": 28, "PB": 24, "STATED": 12}
-
-_WORD_VALUES = {"twice": 2.0, "thrice": 3.0, "doubles": 2.0, "doubled": 2.0, "doubling": 2.0,
-                "triples": 3.0, "tripled": 3.0, "halves": 2.0, "halved": 2.0, "halving": 2.0}
+    speed: bool = False  # "faster", "slower": a change of speed, hence of throughput
 
 
 def _compatible(a: Quantity, b: Quantity, sentence: str) -> bool:
@@ -457,11 +206,12 @@ def _compatible(a: Quantity, b: Quantity, sentence: str) -> bool:
         return a.canonical_unit == b.canonical_unit
     if a.canonical_unit or b.canonical_unit:
         return True
-    return bool(_METRIC_WORD.search(sentence))
+    return bool(METRIC_WORD.search(sentence))
 
 
 def _signed(q: Quantity, direction: str, lib: bool) -> Quantity:
-    """The stated change with the sign of what happened to the measured value."""
+    """The stated change with the sign of what happened to the measured value. The value
+    stays as written (a written sign is in it); `sign` carries what the words say."""
     up = {"UP": True, "DOWN": False, "GOOD": not lib, "BAD": lib}[direction]
     sign = 1 if up else -1
     if q.kind == "ratio":
@@ -472,7 +222,10 @@ def _signed(q: Quantity, direction: str, lib: bool) -> Quantity:
     return q if q.sign is not None else replace(q, sign=sign)
 
 
-def _read(nlp: Any, matcher: Any, c: _Candidate) -> tuple[list[Measurement], list[StatedChange]]:
+def _figures(nlp: Any, c: Candidate) -> tuple[Any, dict[int, _Figure]]:
+    """The sentence as spaCy tokens, each figure merged into one labelled token."""
+    from spacy.tokens import Span
+
     doc = nlp.make_doc(c.text)
     chosen: list[tuple[Any, Quantity, str, tuple[str, str] | None]] = []
     taken = 0
@@ -484,8 +237,6 @@ def _read(nlp: Any, matcher: Any, c: _Candidate) -> tuple[list[Measurement], lis
         label, condition = _label(doc, span, q)
         chosen.append((span, q, label, condition))
     by_char: dict[int, tuple[Quantity, str, tuple[str, str] | None]] = {}
-    from spacy.tokens import Span
-
     doc.ents = [Span(doc, span.start, span.end, label=label) for span, _, label, _ in chosen]
     with doc.retokenize() as retokenizer:
         for span, q, label, condition in chosen:
@@ -499,42 +250,59 @@ def _read(nlp: Any, matcher: Any, c: _Candidate) -> tuple[list[Measurement], lis
         if tok.idx in by_char:
             q, label, condition = by_char[tok.idx]
             figures[tok.i] = _Figure(tok.i, q, label, condition)
+    return doc, figures
 
-    words = {t.lower_ for t in doc}
-    if words & _HEDGES:
-        return [], []
-    lib = lower_is_better(metric_of(None, c.text), None)
+
+@dataclass
+class _Reading:
+    pairs: list[tuple[int, int, int, int]]  # baseline token, patched token, match start, end
+    stated: list[_Stated]
+    lone: list[tuple[int, int]]  # LONE match spans
+    used: set[int]
+
+
+def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str) -> _Reading:
+    lib = lower_is_better(metric_of(None, text), None)
     matches = sorted(matcher(doc), key=lambda m: (m[2] - m[1], m[1]))
     vocab = doc.vocab.strings
-    pairs: list[tuple[int, int, int, int]] = []  # baseline token, patched token, start, end
-    stated: list[_Stated] = []
-    used: set[int] = set()
+    reading = _Reading([], [], [], set())
+    used = reading.used
     for match_id, start, end in matches:
         label = vocab[match_id]
-        if end - start > _MAX_SPAN.get(label, _MAX_SPAN["STATED"]):
+        if end - start > MAX_SPAN.get(label, MAX_SPAN["STATED"]):
             continue
-        if label in ("BP", "PB"):
+        if label == "LONE":
+            reading.lone.append((start, end))
+        elif label in ("BP", "PB"):
             toks = [i for i in range(start, end) if i in figures and figures[i].label in
                     ("VAL", "PCT")]
             if len(toks) != 2 or used & set(toks):
                 continue
             first, second = (figures[i].quantity for i in toks)
-            if not _compatible(first, second, c.text):
+            if not _compatible(first, second, text):
                 continue
             if doc[start].lower_ == "from" and {t.lower_ for t in doc[max(0, start - 3):start]} \
-                    & (_RANGE_WORDS | _SETUP_OBJECTS):
+                    & (RANGE_WORDS | SETUP_OBJECTS):
                 continue
             used.update(toks)
             base, patched = (toks[0], toks[1]) if label == "BP" else (toks[1], toks[0])
-            pairs.append((base, patched, start, end))
+            reading.pairs.append((base, patched, start, end))
         else:
-            stated.extend(_stated_of(doc, figures, label, start, end, lib, used))
-    for s in stated:
+            reading.stated.extend(_stated_of(doc, figures, label, start, end, lib, used))
+    for s in reading.stated:
         used.add(s.token)
+    return reading
 
+
+def _read(nlp: Any, matcher: Any, c: Candidate
+          ) -> tuple[list[Measurement], list[StatedChange], list[LoneResult]]:
+    doc, figures = _figures(nlp, c)
+    if {t.lower_ for t in doc} & HEDGES:
+        return [], [], []
+    reading = _match(doc, matcher, figures, c.text)
     measurements = []
-    for base, patched, start, end in sorted(pairs, key=lambda p: p[2]):
-        note = _stated_near(doc, figures, stated, start, end, used)
+    for base, patched, start, end in sorted(reading.pairs, key=lambda p: p[2]):
+        note = _stated_near(doc, figures, reading.stated, start, end, reading.used)
         b, p = figures[base].quantity, figures[patched].quantity
         line = c.paragraph.line_at(c.offset + min(b.start, p.start))
         measurements.append(Measurement(
@@ -542,50 +310,99 @@ def _read(nlp: Any, matcher: Any, c: _Candidate) -> tuple[list[Measurement], lis
             unit=p.unit or b.unit, stated=note, condition=_conditions(figures, start),
             context=c.text,
         ))
+    # "~1% worse, which is in the noise": the mail says the change is none
+    noise = bool(NOISE.search(c.text))
     changes = [
         StatedChange(stated=s.quantity, line=c.paragraph.line_at(c.offset + s.quantity.start),
-                     quote=c.text, context=c.text, condition=_conditions(figures, s.token))
-        for s in sorted(stated, key=lambda s: s.token) if not s.used
+                     quote=c.text, context=_stated_context(c, s),
+                     condition=_conditions(figures, s.token))
+        for s in sorted(reading.stated, key=lambda s: s.token) if not s.used and not noise
     ]
-    return measurements, changes
+    lone = [] if measurements or changes or noise else _lone(doc, figures, reading, c)
+    return measurements, changes, lone
+
+
+def _stated_context(c: Candidate, s: _Stated) -> str:
+    """The words that tell a stated change's metric (see StatedChange.context)."""
+    own = metric_of(None, c.text)
+    if s.speed and own not in ("throughput", "transactions"):
+        return "throughput " + c.text
+    if own == "other" and c.previous:
+        return c.previous + " " + c.text
+    return c.text
+
+
+def _lone(doc: Any, figures: dict[int, _Figure], reading: _Reading, c: Candidate
+          ) -> list[LoneResult]:
+    """The one measured figure of a sentence that names it the patch's result ("with this
+    change ... now forwards more than 1.2 Mpps"), when the sentence has no other claim."""
+    if not reading.lone or not {t.lower_ for t in doc} & RESULT_WORDS:
+        return []
+    measured = [f for f in figures.values() if f.label == "VAL" and f.token not in reading.used]
+    if len(measured) != 1:
+        return []  # two figures and no pair: which one is the patch's is not said
+    fig = measured[0]
+    q = fig.quantity
+    if q.canonical_unit in (None, "%", "x") or q.kind not in ("number", "range", "duration"):
+        return []  # a bare count is not a result ("now uses 4096 entries")
+    if not any(start <= fig.token < end for start, end in reading.lone):
+        return []
+    if fig.token + 1 < len(doc) and doc[fig.token + 1].lower_ in COMPARATIVES:
+        return []  # "64 MB less memory" is a difference
+    return [LoneResult(patched=q, line=c.paragraph.line_at(c.offset + q.start), quote=c.text,
+                       context=c.text, condition=_conditions(figures, fig.token))]
 
 
 def _stated_of(doc: Any, figures: dict[int, _Figure], label: str, start: int, end: int,
                lib: bool, used: set[int]) -> list[_Stated]:
     """The change a match of UP/DOWN/GOOD/BAD or a word ratio states, if it is one."""
     span_words = {t.lower_ for t in doc[start:end]}
-    knob = any(doc[i].lower_ in _CONDITION_NOUNS and doc[i - 1].lower_ in ("of", "the", "more")
+    knob = any(doc[i].lower_ in CONDITION_NOUNS and doc[i - 1].lower_ in ("of", "the", "more")
                for i in range(max(1, start), end))  # "increase the number of queues by 2x"
-    if knob or span_words & _SETUP_OBJECTS or (end < len(doc) and doc[end].lower_ in _NOT_A_CHANGE_AFTER):
+    if knob or span_words & SETUP_OBJECTS or (end < len(doc) and doc[end].lower_ in NOT_A_CHANGE_AFTER):
         return []
+    # "2x faster", "10% slower": the measured value is a speed, whatever the sentence names.
+    # The word of change opens or closes the match ("faster by 2x", "2x faster").
+    speed = label in ("GOOD", "BAD", "WORD_UP", "WORD_DOWN") and \
+        bool({doc[start].lower_, doc[end - 1].lower_} & SPEED_WORDS)
     if label in ("WORD_UP", "WORD_DOWN"):
-        word = doc[start].lower_
-        if word.startswith(("doubl", "tripl", "halv")):
-            # "doubles the throughput" but not "doubles the ring size"
-            following = doc[end:end + 4].text
-            if not _METRIC_WORD.search(following) or {t.lower_ for t in doc[end:end + 4]} \
-                    & _SETUP_OBJECTS:
-                return []
-        if start in used:
-            return []
-        used.add(start)
-        fig = figures.get(start)
-        if fig is not None and fig.label == "RATIO":
-            q = fig.quantity  # the lexer reads "twice" itself
-        else:
-            value = _WORD_VALUES.get(word, 2.0)
-            q = Quantity(value=value, text=doc[start].text, start=doc[start].idx,
-                         end=doc[start].idx + len(doc[start].text), kind="ratio", unit="x",
-                         canonical_unit="x", canonical_value=value)
-        slow = doc[end - 1].lower_ in ("slow", "low", "little", "few") or word.startswith("halv")
-        direction = ("BAD" if doc[end - 1].lower_ == "slow" else "DOWN") if slow else (
-            "GOOD" if doc[end - 1].lower_ in ("fast", "quick", "good") else "UP")
-        return [_Stated(start, _signed(q, direction, lib))]
+        return _word_ratio(doc, figures, start, end, lib, used, speed)
     toks = [i for i in range(start, end) if i in figures and figures[i].label in ("PCT", "RATIO")]
     if len(toks) != 1 or toks[0] in used:
         return []
     used.add(toks[0])
-    return [_Stated(toks[0], _signed(figures[toks[0]].quantity, label, lib))]
+    direction = {"GOOD": "UP", "BAD": "DOWN"}[label] if speed else label
+    return [_Stated(toks[0], _signed(figures[toks[0]].quantity, direction, lib), speed=speed)]
+
+
+def _word_ratio(doc: Any, figures: dict[int, _Figure], start: int, end: int, lib: bool,
+                used: set[int], speed: bool) -> list[_Stated]:
+    """"twice as fast", "doubles the throughput", "halves the latency"."""
+    word = doc[start].lower_
+    if word.startswith(("doubl", "tripl", "halv")):
+        # "doubles the throughput" but not "doubles the ring size"
+        following = doc[end:end + 4].text
+        if not METRIC_WORD.search(following) or {t.lower_ for t in doc[end:end + 4]} \
+                & SETUP_OBJECTS:
+            return []
+    if start in used:
+        return []
+    used.add(start)
+    fig = figures.get(start)
+    if fig is not None and fig.label == "RATIO":
+        q = fig.quantity  # the lexer reads "twice" itself
+    else:
+        value = WORD_VALUES.get(word, 2.0)
+        q = Quantity(value=value, text=doc[start].text, start=doc[start].idx,
+                     end=doc[start].idx + len(doc[start].text), kind="ratio", unit="x",
+                     canonical_unit="x", canonical_value=value)
+    last = doc[end - 1].lower_
+    slow = last in ("slow", "low", "little", "few") or word.startswith("halv")
+    if speed:
+        direction = "DOWN" if slow else "UP"
+    else:
+        direction = "DOWN" if slow else ("GOOD" if last == "good" else "UP")
+    return [_Stated(start, _signed(q, direction, lib), speed=speed)]
 
 
 def _stated_near(doc: Any, figures: dict[int, _Figure], stated: list[_Stated], start: int,
@@ -622,44 +439,58 @@ def _conditions(figures: dict[int, _Figure], near: int) -> tuple[tuple[str, str]
 
 # --- the public functions -----------------------------------------------------------------
 
+_Found = tuple[tuple[Measurement, ...], tuple[StatedChange, ...], tuple[LoneResult, ...]]
+_LAST: tuple[tuple[str, ...], _Found] | None = None
+
+
+def _found(lines: Sequence[str]) -> _Found:
+    """Everything the sentences of one block give, read once: claims.py asks for each part."""
+    global _LAST
+    key = tuple(lines)
+    if _LAST is not None and _LAST[0] == key:
+        return _LAST[1]
+    found = _find(key)
+    _LAST = (key, found)
+    return found
+
+
+def _find(lines: Sequence[str]) -> _Found:
+    found = candidates(lines)
+    if not found:
+        return (), (), ()
+    nlp, matcher = _pipeline()
+    measurements: list[Measurement] = []
+    changes: list[StatedChange] = []
+    lone: list[LoneResult] = []
+    for c in found:
+        m, s, r = _read(nlp, matcher, c)
+        measurements += m
+        changes += s
+        lone += r
+    return tuple(measurements), tuple(changes), tuple(lone)
+
 
 def find_prose_claims(lines: Sequence[str]) -> tuple[list[Measurement], list[StatedChange]]:
     """Before/after pairs and stated-only changes written in the sentences of `lines` (one
     block at one quote depth, markers stripped). spaCy is loaded only if a sentence holds a
     figure and a word of change."""
-    global _LAST
-    key = tuple(lines)
-    if _LAST is not None and _LAST[0] == key:  # claims.py asks for both halves of one block
-        return list(_LAST[1]), list(_LAST[2])
-    measurements, changes = _find(key)
-    _LAST = (key, tuple(measurements), tuple(changes))
-    return measurements, changes
-
-
-_LAST: tuple[tuple[str, ...], tuple[Measurement, ...], tuple[StatedChange, ...]] | None = None
-
-
-def _find(lines: Sequence[str]) -> tuple[list[Measurement], list[StatedChange]]:
-    candidates = _candidates(lines)
-    if not candidates:
-        return [], []
-    nlp, matcher = _pipeline()
-    measurements: list[Measurement] = []
-    changes: list[StatedChange] = []
-    for c in candidates:
-        m, s = _read(nlp, matcher, c)
-        measurements += m
-        changes += s
-    return measurements, changes
+    measurements, changes, _ = _found(lines)
+    return list(measurements), list(changes)
 
 
 def find_prose_measurements(lines: Sequence[str]) -> list[Measurement]:
     """Before/after pairs written in sentences: "5 Mpps before the patch, and more than 10
     Mpps after patch", "went from 40us to 25us", "10 Mpps vs 5 Mpps without the patch"."""
-    return find_prose_claims(lines)[0]
+    return list(_found(lines)[0])
 
 
 def find_prose_changes(lines: Sequence[str]) -> list[StatedChange]:
     """Changes stated without their figures: "improves throughput by 12%", "a 3% regression",
     "2x faster", "halves the latency"."""
-    return find_prose_claims(lines)[1]
+    return list(_found(lines)[1])
+
+
+def find_prose_results(lines: Sequence[str]) -> list[LoneResult]:
+    """Patched figures given alone as the patch's result: "With this change the box now
+    forwards more than 1.2 Mpps" (no baseline is written)."""
+    return list(_found(lines)[2])

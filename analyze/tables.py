@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .commands import (
     Loop,
@@ -24,128 +24,41 @@ from .commands import (
 )
 from .numbers import find_quantities
 from .quantity import Measurement, Quantity
+from .table_lkp import find_lkp_measurements
+from .table_perf import find_perf_stat_measurements
+from .table_roles import (
+    BASELINE,
+    NOISE,
+    PATCHED,
+    STATED,
+    figure,
+    names_a_side,
+    probe_unit,
+    resolve_roles,
+    role_of,
+    stated_in,
+    unit_in_text,
+    with_unit,
+)
+from .units import metric_of
 
 MAX_ROWS = 100_000
 MAX_COLUMNS = 64  # more header cells than this is not a table a person wrote
 _MAX_HEADER = 400  # longer lines are prose or junk, not a header
 _MAX_ROW = 2_000  # regexes with adjacent optional whitespace only ever see short lines
 
-BASELINE, PATCHED, STATED, NOISE = "baseline", "patched", "stated", "noise"
 
-_NOISE = re.compile(r"std-?dev|\bstdev\b|\bstd\b|\bsd\b|±|\+-|\bvariance\b|\bvar\b", re.I)
-# `with changes` / `this change` name the patched side, not a change column.
-_STATED = re.compile(
-    r"improv|\bimpr\b|delta|\bdiff\b|difference|(?<!with )(?<!this )(?<!the )\bchanges?\b"
-    r"|%\s*change|\bgain|speed-?up|\bratio\b|\bpercent|Δ|regress|\bincrease\b|\bdecrease\b"
-    r"|^\s*[(\[]?%[)\]]?\s*$",
-    re.I,
-)
-_BASELINE = re.compile(
-    r"\bbefore\b|\bbase(?:line)?\b|\bvanilla\b|\bunpatched\b|\bw/o\b|\bwithout\b|\bold\b"
-    r"|\borig(?:inal)?\b|\bstock\b|\bpre-?patch\b|\bno[- ]?patch\b|\bprior\b|\breference\b",
-    re.I,
-)
-_PATCHED = re.compile(
-    r"\bafter\b|\bpatched\b|\bpatch(?:es|set)?\b|\bw/\s?[a-z]|\bnew\b|\bpost-?patch\b"
-    r"|\bwith\s+(?:the\s+|this\s+|my\s+|your\s+|these\s+|that\s+|all\s+)?"
-    r"(?:patch|patches|series|fix|fixes|change|changes|set)\b"
-    r"|\bseries\b|\bfix(?:ed|es)?\b|\bapplied\b|\+\s*[A-Za-z]",
-    re.I,
-)
 _DIGIT = re.compile(r"\d")
 _SEPARATOR = re.compile(r"^[\s|:+\-=_~]*[-=_~]{3}[\s|:+\-=_~]*$")
 _ALIGNED_CELL = re.compile(r"[^\t ]+(?: [^\t ]+)*")
 _WORD = re.compile(r"\S+")
 _LOOP_VAR = re.compile(r"^\$\{?([A-Za-z_]\w*)\}?$")
-_BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,40})[)\]]")
-_NUM_LABEL = re.compile(r"^\s*(\d[\d.,]*)\s*([A-Za-z].*?)\s*:?\s*$")
 
-
-def role_of(text: str) -> str | None:
-    """What a header cell or a caption says its figures are: baseline, patched, stated
-    (a change column), noise (stddev), or None."""
-    if _NOISE.search(text):
-        return NOISE
-    if _STATED.search(text):
-        return STATED
-    if _BASELINE.search(text):
-        return BASELINE
-    if _PATCHED.search(text):
-        return PATCHED
-    return None
-
-
-def _tokens(text: str) -> tuple[str, ...]:
-    return tuple(re.findall(r"[a-z0-9_.]+", text.lower()))
-
-
-def resolve_roles(texts: Sequence[str]) -> list[str | None]:
-    """Roles of sibling headers or captions, with the relative form: of `net-next` and
-    `net-next + series` (or `3.17` and `3.17 + macvlan patch`), the bare one is the baseline."""
-    roles = [role_of(t) for t in texts]
-    for i, text in enumerate(texts):
-        if roles[i] != PATCHED or "+" not in text:
-            continue
-        stem = _tokens(text.split("+", 1)[0])
-        if not stem:
-            continue
-        for j, other in enumerate(texts):
-            if roles[j] is None and _tokens(other) == stem:
-                roles[j] = BASELINE
-    return roles
-
-
-def probe_unit(word: str) -> Quantity | None:
-    """The lexer's reading of `1 <word>` when `word` is a unit (`Mpps`, `pps/thread`, `usec`)."""
-    word = word.strip(" :,;")
-    if not word or len(word) > 30 or _DIGIT.match(word):
-        return None
-    probe = "1 " + word
-    found = find_quantities(probe)
-    if found and found[0].start == 0 and found[0].unit and found[0].kind != "percent":
-        return found[0]
-    return None
-
-
-def unit_in_text(text: str) -> str | None:
-    """A unit named in a header or caption: `(Mpps)`, `[usec]`, `pps`, `avg. pps/thread`."""
-    text = text[:_MAX_HEADER]
-    candidates = [m.group(1) for m in _BRACKETED.finditer(text)]
-    candidates += [w for w in _WORD.findall(text)[:16]]
-    for cand in candidates:
-        for word in (cand, *cand.split()):
-            q = probe_unit(word.strip("()[]"))
-            if q is not None:
-                return q.unit
-    return None
-
-
-def with_unit(q: Quantity, unit: str | None) -> Quantity:
-    """A bare figure given the unit its header or caption names (so `3518448` under
-    `pps` gets its canonical value)."""
-    if q.unit or not unit or q.kind in ("percent", "ratio"):
-        return q
-    found = find_quantities(f"{q.text} {unit}")
-    if not found or found[0].start != 0 or not found[0].unit:
-        return q
-    f = found[0]
-    return replace(q, unit=f.unit, canonical_unit=f.canonical_unit, canonical_value=f.canonical_value)
-
-
-def figure(qs: Sequence[Quantity]) -> Quantity | None:
-    """The figure of a cell: its first non-percent quantity, else its first."""
-    for q in qs:
-        if q.kind != "percent":
-            return q
-    return qs[0] if qs else None
-
-
-def stated_in(qs: Sequence[Quantity]) -> Quantity | None:
-    """A stated change among a cell's quantities: a percentage or a ratio."""
-    for q in qs:
-        if q.kind in ("percent", "ratio"):
-            return q
-    return None
+__all__ = [
+    "BASELINE", "MAX_ROWS", "NOISE", "PATCHED", "STATED", "condition_name", "figure",
+    "find_lkp_measurements", "find_perf_stat_measurements", "find_table_measurements",
+    "probe_unit", "resolve_roles", "role_of", "stated_in", "unit_in_text", "with_unit",
+]
 
 
 @dataclass(frozen=True)
@@ -223,7 +136,7 @@ def _pairs(roles: Sequence[str | None]) -> list[tuple[int, int, int | None]]:
 
 
 def _header(line: str) -> _Header | None:
-    if len(line) > _MAX_HEADER or not (_BASELINE.search(line) or _PATCHED.search(line)):
+    if len(line) > _MAX_HEADER or not names_a_side(line):
         return None
     pipe = "|" in line and not _is_diffstat(line)
     if pipe:
@@ -245,31 +158,41 @@ def _header(line: str) -> _Header | None:
     return _Header(cells, roles, pipe, pairs, condition)
 
 
-def _row_columns(header: _Header, hline: str, line: str) -> list[_Cell | None]:
-    """Each header column's cell in a row (None where the row has none)."""
+def _row_columns(header: _Header, hline: str, line: str) -> tuple[list[_Cell | None], _Cell | None]:
+    """Each header column's cell in a row (None where the row has none), and the row's label
+    when the header has no column for it: in
+
+                          old          new
+      throughput      94.12 Gbps   94.08 Gbps
+
+    `throughput` sits left of every header column and names the row."""
     n = len(header.cells)
     if header.pipe:
         cells = _pipe_cells(line)
-        return [cells[i] if i < len(cells) else None for i in range(n)]
+        return [cells[i] if i < len(cells) else None for i in range(n)], None
     cells = _spans(_ALIGNED_CELL, line[:_MAX_ROW * 50])
     if len(cells) < n:
         words = _spans(_WORD, line[:_MAX_ROW * 50])
         if len(words) == n:
             cells = words
     if len(cells) == n:
-        return list(cells)
+        return list(cells), None
     # Ragged: give each row cell to the header column it overlaps, else the nearest one.
     hcols = _display(hline, header.cells)
     starts = [s for s, _ in hcols]
     out: list[_Cell | None] = [None] * n
-    for cell, (s, e) in zip(cells, _display(line, cells), strict=True):
-        k = max(0, bisect_right(starts, s) - 1)
-        best = min(range(max(0, k - 1), min(n, k + 2)),
+    label = None
+    for k, (cell, (s, e)) in enumerate(zip(cells, _display(line, cells), strict=True)):
+        if k == 0 and e <= starts[0] and header.condition is None and not _DIGIT.match(cell.text):
+            label = cell
+            continue
+        near = max(0, bisect_right(starts, s) - 1)
+        best = min(range(max(0, near - 1), min(n, near + 2)),
                    key=lambda i: (-(min(e, hcols[i][1]) - max(s, hcols[i][0])),
                                   abs((s + e) - (hcols[i][0] + hcols[i][1]))))
         if out[best] is None:
             out[best] = cell
-    return out
+    return out, label
 
 
 def _row_quantities(line: str, cols: Sequence[_Cell | None], wanted: set[int]) -> list[Quantity]:
@@ -337,8 +260,33 @@ def condition_name(header: str, values: Sequence[str], cmds: _Commands,
     return re.sub(r"\W+", "_", header.lower()).strip("_") or None
 
 
-def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
-           cmds: _Commands) -> tuple[list[Measurement], int]:
+def _note(lines: Sequence[str], j: int) -> str:
+    """The line just below a table, when short: `(all figures in Mpps; ...)`."""
+    for k in range(j, min(len(lines), j + 2)):
+        text = lines[k].strip()
+        if text:
+            return text if len(text) <= 120 and "|" not in text else ""
+    return ""
+
+
+def measure_label(label: str) -> str | None:
+    """The unit a row label names when the label is a measure, not a condition: in a table
+    with one metric per row (`tcp_stream (Gbit/s)`, `tcp_rr p99 latency (us)`, `rx core
+    busy`), the label says what the row's figures are. Returns the unit ("" when the label
+    names a metric without one), or None when the label is a condition (`64`, `4 threads`)."""
+    label = label.strip()
+    if not label or _DIGIT.match(label) or len(label) > 60:
+        return None
+    unit = unit_in_text(label)
+    if unit is not None:
+        return unit
+    return "" if metric_of(None, label) != "other" else None
+
+
+def _rows(lines: Sequence[str], i: int, header: _Header,
+          max_rows: int) -> tuple[list[int], list[str], int]:
+    """The table's rows below header line i, the text-only lines among the first ones
+    (`(Mpps)` under the header), and the line after the table."""
     n = len(lines)
     j = i + 1
     rows: list[int] = []
@@ -361,25 +309,45 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
         else:
             rows.append(j)
         j += 1
+    return rows, extra, j
+
+
+def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
+           cmds: _Commands) -> tuple[list[Measurement], int]:
+    rows, extra, j = _rows(lines, i, header, max_rows)
     if not rows:
         return [], j
     hline = lines[i]
     caption = _caption(lines, i)
     texts = [c.text for c in header.cells]
-    per_row = [(r, _row_columns(header, hline, lines[r])) for r in rows]
+    per_row = [(r, *_row_columns(header, hline, lines[r])) for r in rows]
     wanted = {k for pair in header.pairs for k in pair if k is not None}
-    row_quantities = [_row_quantities(lines[r], cols, wanted) for r, cols in per_row]
+    row_quantities = [_row_quantities(lines[r], cols, wanted) for r, cols, _ in per_row]
     cond = header.condition
+    labels = [(c.text if (c := (cols[cond] if cond is not None else implied)) else "")
+              for _, cols, implied in per_row]
+    # One metric per row: the labels name measures (`tcp_rr (trans/s)`), not conditions. So
+    # do word labels on rows whose figures have different units (Gbps, %, MB).
+    measures = [measure_label(t) for t in labels]
+    b0 = header.pairs[0][0]
+    row_units = {q.canonical_unit for (_, cols, _), qs in zip(per_row, row_quantities, strict=True)
+                 if (q := figure(_in_cell(qs, cols[b0]))) is not None}
+    worded = [t for t in labels if t]
+    by_measure = bool(worded) and not any(_DIGIT.match(t) for t in worded) and (
+        len(row_units) > 1 or all(m is not None for m, t in zip(measures, labels, strict=True) if t))
+    measures = [m or "" for m in measures]
     cond_name = None
-    if cond is not None:
-        values = [(c.text if (c := cols[cond]) else "") for _, cols in per_row]
-        cond_name = condition_name(texts[cond], values, cmds, i) or "case"
+    if not by_measure and any(labels):
+        cond_name = condition_name(texts[cond] if cond is not None else "", labels, cmds, i) or "case"
+    note = _note(lines, j)
     out: list[Measurement] = []
     for b, p, s in header.pairs:
         context = " ".join(t for t in (caption, texts[b], texts[p], *extra) if t)
         header_unit = (unit_in_text(texts[b]) or unit_in_text(texts[p])
-                       or unit_in_text(" ".join(extra)) or unit_in_text(caption))
-        for (r, cols), qs in zip(per_row, row_quantities, strict=True):
+                       or unit_in_text(" ".join(extra)) or unit_in_text(caption)
+                       or unit_in_text(note))
+        for (r, cols, _), qs, label, measure in zip(per_row, row_quantities, labels, measures,
+                                                   strict=True):
             line = lines[r]
             bq = figure(_in_cell(qs, cols[b]))
             pqs = _in_cell(qs, cols[p])
@@ -389,15 +357,19 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
             stated = stated_in(_in_cell(qs, cols[s])) if s is not None else None
             if stated is None:
                 stated = stated_in([q for q in pqs if q is not pq])
-            unit = bq.unit or pq.unit or header_unit
             condition: tuple[tuple[str, str], ...] = ()
-            label = cols[cond] if cond is not None else None
-            if label is not None and label.text:
-                condition = ((cond_name or "case", label.text),)
+            row_context = context
+            if by_measure:
+                unit = bq.unit or pq.unit or measure or header_unit
+                row_context = f"{label} {context}"
+            else:
+                unit = bq.unit or pq.unit or header_unit
+                if label:
+                    condition = ((cond_name or "case", label),)
             out.append(Measurement(
                 baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="table",
                 line=r, quote=line.rstrip(), unit=unit, stated=stated, condition=condition,
-                context=context,
+                context=row_context,
             ))
     return out, j
 
@@ -421,179 +393,4 @@ def find_table_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> l
         i = end if found else i + 1
     out += find_lkp_measurements(lines, max_rows)
     out += find_perf_stat_measurements(lines)
-    return out
-
-
-# -- the kernel test robot's comparison tables ------------------------------------------------
-#
-#          %stddev     %change         %stddev
-#              \          |                \
-#      29316 ±  2%     -12.9%      25547        netperf.Throughput_Mbps
-#
-# Left is the base commit, right the commit tested; the layout is fixed by the robot.
-_LKP_HEADER = re.compile(r"^\s*%stddev\s+%change\s+%stddev\s*$")
-_LKP_END = re.compile(r"^\s*(?:\*{5}|={5}|commit:|[a-z_/]+:\s*$)")
-_LKP_NUM = r"-?\d[\d.]*(?:e[+-]?\d+)?"
-_LKP_ROW = re.compile(
-    rf"^\s*(?P<base>{_LKP_NUM})(?:\s*±\s*\d+%)?\s+(?P<change>[+-]?\d[\d.]*%?)\s+"
-    rf"(?P<patched>{_LKP_NUM})(?:\s*±\s*\d+%)?\s+(?P<metric>[A-Za-z][\w.\-:/%()]*)\s*$"
-)
-# Monitors the robot runs beside the benchmark: their rows are counters, not results.
-_LKP_MONITORS = frozenset(str.split("""
-    vmstat mpstat perf-stat perf-profile perf-sched perf-c2c perf-lock meminfo proc-vmstat
-    numa-meminfo numa-vmstat slabinfo sched_debug cpuidle turbostat time softirqs interrupts
-    iostat uptime boot-time latency_stats lock_stat pmeter kmsg dmesg diskstats buddyinfo
-    pagetypeinfo cpufreq nfsstat sysctl cgroup ftrace sar memmap oom-killer watchdog pidstat
-    last_state stderr filefrag energy power
-"""))
-
-
-def _quantity_at(qs: Sequence[Quantity], line: str, start: int, end: int) -> Quantity | None:
-    for q in qs:
-        if q.start == start or (start <= q.start < end):
-            return q
-    text = line[start:end]
-    try:
-        value = float(text.rstrip("%"))
-    except ValueError:
-        return None
-    kind = "percent" if text.endswith("%") else "number"
-    sign = (-1 if text[0] == "-" else 1) if text[0] in "+-" else None
-    return Quantity(value=abs(value) if sign else value, text=text, start=start, end=end,
-                    kind=kind, unit="%" if kind == "percent" else None, sign=sign)
-
-
-def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> list[Measurement]:
-    """Benchmark rows of the kernel test robot's `%change` tables (monitor counters left out)."""
-    out: list[Measurement] = []
-    active, taken = False, 0
-    for i, line in enumerate(lines):
-        if len(line) > 300:
-            continue
-        if _LKP_HEADER.match(line):
-            active = True
-            continue
-        if not active:
-            continue
-        if _LKP_END.match(line):
-            active = False
-            continue
-        m = _LKP_ROW.match(line)
-        if m is None or taken >= max_rows:
-            continue
-        metric = m.group("metric")
-        if metric.split(".", 1)[0] in _LKP_MONITORS:
-            continue
-        qs = find_quantities(line)
-        bq = _quantity_at(qs, line, m.start("base"), m.end("base"))
-        pq = _quantity_at(qs, line, m.start("patched"), m.end("patched"))
-        cq = _quantity_at(qs, line, m.start("change"), m.end("change"))
-        if bq is None or pq is None:
-            continue
-        suffix = re.split(r"[._]", metric)[-1]
-        probed = probe_unit(suffix)
-        unit = bq.unit or pq.unit or (probed.unit if probed else None)
-        taken += 1
-        out.append(Measurement(
-            baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="table", line=i,
-            quote=line.rstrip(), unit=unit,
-            stated=cq if cq is not None and cq.kind == "percent" else None,
-            condition=(), context=metric,
-        ))
-    return out
-
-
-# -- perf stat blocks, one run before and one after -------------------------------------------
-#
-#  Performance counter stats for './bench' (vanilla):
-#      3,123,456,789      cycles                    #    3.101 GHz
-#          1.012345 +- 0.00123 seconds time elapsed  ( +-  0.12% )
-_PERF_HEADER = re.compile(r"Performance counter stats for", re.I)
-_PERF_LINE = re.compile(
-    r"^\s*(?P<value>\d[\d,.]*)\s+(?:\+-\s*[\d.,]+\s+)?(?:(?:msec|usec|nsec|seconds)\s+)?"
-    r"(?P<event>[A-Za-z][\w\-./:=,]*(?: (?:time elapsed|user|sys))?)(?:\s+[#(].*)?\s*$"
-)
-
-
-@dataclass(frozen=True)
-class _PerfBlock:
-    start: int  # first line of the block (its header, if any)
-    role: str | None
-    events: dict[str, int]  # event name → line index
-
-
-def _perf_role(lines: Sequence[str], start: int, floor: int) -> str | None:
-    own = role_of(lines[start]) if _PERF_HEADER.search(lines[start]) else None
-    if own in (BASELINE, PATCHED):
-        return own
-    seen = 0
-    for k in range(start - 1, max(floor, start - 6) - 1, -1):
-        text = lines[k].strip()
-        if not text:
-            continue
-        role = role_of(text) if len(text) <= 120 else None
-        if role in (BASELINE, PATCHED):
-            return role
-        seen += 1
-        if seen >= 2:
-            break
-    return None
-
-
-def _perf_blocks(lines: Sequence[str]) -> list[_PerfBlock]:
-    blocks: list[_PerfBlock] = []
-    i, n, floor = 0, len(lines), 0
-    while i < n:
-        line = lines[i]
-        headed = bool(_PERF_HEADER.search(line[:_MAX_HEADER]))
-        if not headed and not (len(line) <= 300 and _PERF_LINE.match(line)):
-            i += 1
-            continue
-        start, j, blanks = i, i + 1 if headed else i, 0
-        events: dict[str, int] = {}
-        while j < n and blanks < 2:
-            text = lines[j]
-            if not text.strip():
-                blanks += 1
-            elif len(text) <= 300 and (m := _PERF_LINE.match(text)):
-                blanks = 0
-                events.setdefault(m.group("event"), j)
-            else:
-                break
-            j += 1
-        if headed or len(events) >= 2:
-            blocks.append(_PerfBlock(start, _perf_role(lines, start, floor), events))
-        floor = j
-        i = max(j, i + 1)
-    return blocks
-
-
-def find_perf_stat_measurements(lines: Sequence[str]) -> list[Measurement]:
-    """Counters of two `perf stat` runs labelled before/after (or vanilla/patched), paired by
-    event name."""
-    out: list[Measurement] = []
-    blocks = _perf_blocks(lines)
-    k = 0
-    while k + 1 < len(blocks):
-        first, second = blocks[k], blocks[k + 1]
-        roles = (first.role, second.role)
-        if roles not in ((BASELINE, PATCHED), (PATCHED, BASELINE)):
-            k += 1
-            continue
-        base, patched = (first, second) if roles[0] == BASELINE else (second, first)
-        for event, bi in base.events.items():
-            pi = patched.events.get(event)
-            if pi is None:
-                continue
-            bq = figure(find_quantities(lines[bi]))
-            pq = figure(find_quantities(lines[pi]))
-            if bq is None or pq is None:
-                continue
-            unit = bq.unit or pq.unit
-            out.append(Measurement(
-                baseline=bq, patched=pq, source="table", line=bi,
-                quote=lines[bi].rstrip() + "\n" + lines[pi].rstrip(), unit=unit, stated=None,
-                condition=(), context=event,
-            ))
-        k += 2
     return out

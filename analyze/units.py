@@ -35,8 +35,10 @@ def _rates(canonical: str, stems: tuple[str, ...], fold_case: bool = False) -> t
 
 
 def _per_second(stems: tuple[str, ...]) -> tuple[str, ...]:
-    """`stem/s`, `stem/sec`, `stem/second` for each stem."""
-    return tuple(f"{stem}/{sec}" for stem in stems for sec in ("s", "sec", "second"))
+    """`stem/s`, `stem/sec`, `stem/second` and the spelled-out `stem per second` for each
+    stem (xdp1 and neper captions say "packets per second", "transactions per second")."""
+    return tuple(f"{stem}{per}{sec}" for stem in stems for per in ("/", " per ")
+                 for sec in ("s", "sec", "second") if not (per == " per " and sec == "s"))
 
 
 # Case matters for bits and bytes (Mb/s is megabits, MB/s megabytes) and for m/M (ms, Mpps
@@ -46,10 +48,11 @@ UNITS: tuple[Unit, ...] = (
     *_rates("pps", ("pps",), fold_case=True),
     *_rates("pps", ("fps",)),  # frames per second: on a network, frames are packets
     Unit(_per_second(("pkt", "pkts", "packets", "Pkt", "Pkts", "Packets")), "pps", 1.0),
+    Unit(_per_second(("frames", "Frames")), "pps", 1.0),
     Unit(_per_second(("Kpkt", "Kpkts", "kpkt", "kpkts")), "pps", 1e3),
     Unit(_per_second(("Mpkt", "Mpkts")), "pps", 1e6),
     # bit rates: iperf `Mbits/sec`, netperf `10^6bits/s`, tc `rate 2gbit`
-    Unit(("bps", "b/s", "bit/s", "bits/s", "bit/sec", "bits/sec"), "bit/s", 1.0),
+    Unit(("bps", "b/s", "bit/s", "bits/s", "bit/sec", "bits/sec", "bits per second"), "bit/s", 1.0),
     Unit(
         ("Kbps", "kbps", "Kb/s", "kb/s", "Kbit/s", "kbit/s", "Kbits/s", "kbits/s",
          "Kbits/sec", "kbits/sec", "Kbit/sec", "kbit/sec", "kbit", "Kbit"),
@@ -83,7 +86,8 @@ UNITS: tuple[Unit, ...] = (
     Unit(("Ktps", "KTPS", "ktps"), "trans/s", 1e3),
     Unit(_per_second(("req", "reqs", "requests", "Req", "Requests")), "req/s", 1.0),
     Unit(("Kreq/s", "kreq/s", "Kreqs/s", "kreqs/s"), "req/s", 1e3),
-    Unit(("ops/s", "ops/sec", "op/s", "Ops/s", "ops/second", "IOPS", "iops"), "ops/s", 1.0),
+    Unit(("ops/s", "ops/sec", "op/s", "Ops/s", "ops/second", "IOPS", "iops",
+          "ops per second", "ops per sec", "operations per second"), "ops/s", 1.0),
     Unit(("Kops/s", "kops/s", "Kops/sec", "kops/sec", "KIOPS", "kIOPS"), "ops/s", 1e3),
     Unit(("Mops/s", "Mops/sec", "Mop/s"), "ops/s", 1e6),
     Unit(_per_second(("msg", "msgs", "messages")), "msg/s", 1.0),
@@ -176,42 +180,82 @@ _BY_CANONICAL = {
 _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("transactions", re.compile(
         r"trans\b|trans\.|transactions?|(?:\b|_)tps\b|\b(?:tcp|udp)_c?rr\b|\brr\b|req(?:uest)?s?/|"
-        r"requests? per|\bops\b|ops/|operations", re.I)),
+        r"requests? per|\bops\b|ops/|operations|connection rate|connections? per|"
+        r"connections?/|\bcps\b", re.I)),
     ("throughput", re.compile(
         r"pps\b|throughput|bandwidth|\bbw\b|goodput|[kmg]?bps\b|[kmg]?bits?/|[kmg]?b/s|"
         r"packets?/|packets? per|\bpkts?/|_stream\b|\brate\b|\bfps\b", re.I)),
     ("latency", re.compile(
-        r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|"
+        r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|elapsed|"
         r"\b(?:[nmu]s|[nmu]sec|µs|μs)\b", re.I)),
     ("cpu", re.compile(
-        r"\bcpu|cycles|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|instructions|\bipc\b",
+        r"\bcpu|cycles|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|task-clock|\bbusy\b",
         re.I)),
     ("memory", re.compile(
-        r"memory|\bmem\b|\brss\b|slab|footprint|\b[kmg]i?b\b|bytes\b|allocation", re.I)),
+        r"memory|\bmem\b|meminfo|\brss\b|slab|footprint|\b[kmg]i?b\b|bytes\b|allocation", re.I)),
 )
 
-# Elapsed time of a whole run is not a latency: `time ./test` prints `real 0m19.695s`.
-_ELAPSED = re.compile(
-    r"runtime|run time|run-time|elapsed|duration|wall|\breal\b|\btook\b|build|compile|boot",
+# CPU time is CPU, not latency: perf's `1,823.41 msec task-clock`, time(1)'s `user`/`sys`.
+_CPU_TIME = re.compile(
+    r"task-clock|cpu-clock|cpu[ _-]?time|\b[us]time\b|\b(?:user|sys|system)[ _]time|"
+    r"^\s*(?:user|sys)\s*$",
     re.I,
 )
-_CPU_PERCENT = re.compile(r"\bcpu|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|%cpu", re.I)
+_CPU_PERCENT = re.compile(
+    r"\bcpu|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|%cpu|\bbusy\b", re.I)
+
+# A counter's dotted name (the kernel test robot's `vmstat.cpu.sy`, `meminfo.SUnreclaim`,
+# `hackbench.time.elapsed_time`, `perf-profile.calltrace.cycles-pp.*`): its first part is the
+# monitor that produced it, which tells the metric before any word of the rest does
+# (`perf-profile...unix_stream_sendmsg` is a share of cycles, not a stream's throughput).
+_COUNTER_NAME = re.compile(r"^[A-Za-z][\w\-]*(?:\.[\w\-%:]+)+$")
+_MONITOR_METRICS = {
+    "perf-profile": "cpu", "mpstat": "cpu", "turbostat": "cpu", "cpuidle": "cpu",
+    "meminfo": "memory", "numa-meminfo": "memory", "slabinfo": "memory", "memmap": "memory",
+}
+_COUNTER_FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("latency", re.compile(r"(?:^|\.)time\.elapsed_time", re.I)),
+    ("cpu", re.compile(r"(?:^|\.)time\.(?:user|system)_time|percent_of_cpu|(?:^|\.)cpu\.", re.I)),
+    ("memory", re.compile(r"resident_set|\.rss\b|_rss\b", re.I)),
+    ("other", re.compile(r"(?:^|\.)time\.|context_switches|page_faults|(?:^|\.)workload$", re.I)),
+)
+
+
+def _counter_metric(name: str) -> str | None:
+    """The metric of a dotted counter name, from its monitor and field; None when neither
+    says (the benchmark's own rows, `netperf.Throughput_Mbps`, go by their words)."""
+    if len(name) > 200 or not _COUNTER_NAME.match(name):
+        return None
+    monitor = name.split(".", 1)[0].lower()
+    if monitor in _MONITOR_METRICS:
+        return _MONITOR_METRICS[monitor]
+    for metric, pattern in _COUNTER_FIELDS:
+        if pattern.search(name):
+            return metric
+    return None
 
 
 def metric_of(canonical_unit: str | None, context: str = "") -> str:
     """What a figure measures: throughput, latency, transactions, cpu, memory or other.
 
     The unit decides when it can (pps → throughput, trans/s → transactions, cycles → cpu,
-    B → memory); times are latency unless `context` speaks of a run's elapsed time; `%`
-    is cpu only when `context` says so (a bare percentage is usually a change); figures
-    without a unit take the metric of the first context words found (header, caption).
+    B → memory); times are latency (a run's elapsed time too) unless `context` names CPU time
+    (`task-clock`); `%` is cpu only when `context` says so (a bare percentage is usually a
+    change); a counter's dotted name (`vmstat.cpu.sy`) goes by its monitor; figures without
+    a unit take the metric of the first context words found (header, caption, row label).
     """
     if canonical_unit in _BY_CANONICAL:
         return _BY_CANONICAL[canonical_unit]
+    context = context[:2000]
     if canonical_unit == "s":
-        return "other" if _ELAPSED.search(context) else "latency"
+        return "cpu" if _CPU_TIME.search(context) else "latency"
     if canonical_unit == "%":
         return "cpu" if _CPU_PERCENT.search(context) else "other"
+    counter = _counter_metric(context.strip())
+    if counter is not None:
+        return counter
+    if _CPU_TIME.search(context):
+        return "cpu"
     for metric, words in _CONTEXT_WORDS:
         if words.search(context):
             return metric

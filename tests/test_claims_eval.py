@@ -129,7 +129,6 @@ def test_pairing_is_one_to_one_and_tallied_per_source() -> None:
     assert _tally([post], "table").precision == 0.5
 
 
-@pytest.mark.xfail(reason="extractor not written yet", strict=False)
 def test_extractor_reaches_threshold_on_the_set() -> None:
     report = evaluate(DEFAULT_FOLDER)
     print(format_report(report))

@@ -323,3 +323,16 @@ def test_commands_inside_sentences():
         (4, "ip addr add 10.0.0.1/24 dev eth0"),
     ]
     assert find_loops(lines) == []
+
+
+def test_commands_re_exports_the_three_modules():
+    """tables.py, lists.py and prose.py import from analyze.commands; the code lives in
+    analyze/shell.py, analyze/loops.py and analyze/conditions.py."""
+    from analyze import commands, conditions, loops, shell
+
+    assert commands.read_shell is shell.read_shell
+    assert commands.Command is shell.Command and commands.Shell is shell.Shell
+    assert commands.Loop is loops.Loop and commands.loop_for_values is loops.loop_for_values
+    assert commands.condition_of is conditions.condition_of
+    assert commands.condition_from_header is conditions.condition_from_header
+    assert loops.parse_for("for c in {1..3}", {}) == ("c", ("1", "2", "3"))  # one statement

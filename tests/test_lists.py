@@ -184,6 +184,54 @@ def test_netperf_blocks():
     assert ms[0].patched.canonical_unit == "trans/s"
 
 
+def test_netperf_runs_with_commands_and_two_tests_each():
+    # `$ netperf ...` prompts before each banner, TCP_STREAM then TCP_RR in one run
+    run = ("\n$ netperf -6 -H 2001:db8::2 -t TCP_STREAM -l 30" + NETPERF_STREAM.format(value="{s}")
+           + "\n$ netperf -6 -H 2001:db8::2 -t TCP_RR -l 30" + NETPERF_RR.format(value="{r}"))
+    text = ("base (v6.17-rc4):\n" + run.format(s="9402.18", r="19870.44") + "\npatched:\n"
+            + run.format(s="9405.77", r="21344.90"))
+    ms = find_list_measurements(text.split("\n"))
+    assert pairs(ms) == [(9402.18, 9405.77), (19870.44, 21344.90)]
+    assert [m.patched.canonical_unit for m in ms] == ["bit/s", "trans/s"]
+
+
+def test_arrow_lines_take_unit_and_metric_from_their_caption():
+    ms = find_list_measurements(lines_of("""
+neper tcp_rr, 1 byte request/response, transactions per second:
+
+  1 flow:     31245 -> 33510
+  8 flows:   210455 -> 228170
+"""))
+    assert [(m.baseline.value, m.condition, m.patched.canonical_unit) for m in ms] == [
+        (31245, (("flows", "1"),), "trans/s"), (210455, (("flows", "8"),), "trans/s")]
+    # a caption far above, or a label that is a setting, gives nothing
+    assert find_list_measurements(lines_of("""
+throughput in Mpps:
+
+some other paragraph
+
+  1 flow:     31245 -> 33510
+""")) == []
+    assert find_list_measurements(lines_of("throughput in Mpps:\nqueues 1 -> 8")) == []
+
+
+def test_key_value_units_in_key_names_and_bracketed_spread():
+    ms = find_list_measurements(lines_of("""
+base:    ops_per_sec=2318004 avg_ns=431
+patched: ops_per_sec=3904112 avg_ns=256
+"""))
+    assert [(m.baseline.value, m.patched.canonical_unit) for m in ms] == [
+        (2318004, "ops/s"), (431, "s")]
+    ms = find_list_measurements(lines_of("""
+net-next:
+sockperf: ====> avg-latency=14.212 (std-dev=1.044, mean-ad=0.612, median-ad=0.398)
+
+net-next + series:
+sockperf: ====> avg-latency=14.358 (std-dev=1.101, mean-ad=0.640, median-ad=0.402)
+"""))
+    assert pairs(ms) == [(14.212, 14.358)]
+
+
 # -- negatives ----------------------------------------------------------------------------------
 
 def test_negatives_give_nothing():

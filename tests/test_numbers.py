@@ -306,3 +306,10 @@ def _check_spans(line, found):
         assert line[q.start:q.end] == q.text
         assert q.kind in ("number", "percent", "ratio", "range", "duration")
         last = q.end
+
+
+def test_exponent_notation_of_the_robot():
+    # the kernel test robot prints large counts with printf's %e: `5.926e+08 ±  2%`
+    qs = find_quantities(" 5.926e+08 ±  2%     +12.3%  6.654e+08 ±  1%  netperf.workload")
+    assert [q.value for q in qs if q.kind == "number"] == [592600000.0, 665400000.0]
+    assert find_quantities("deadbeef3e+08x 0x3e+08") == []

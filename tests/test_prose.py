@@ -17,6 +17,7 @@ from analyze.prose import (
     find_prose_changes,
     find_prose_claims,
     find_prose_measurements,
+    find_prose_results,
 )
 
 REPO = Path(__file__).resolve().parent.parent
@@ -164,6 +165,9 @@ STATED = [
     ("This makes it twice as fast.", "ratio", 2, 1, ()),
     ("This patch halves the latency.", "ratio", 0.5, -1, ()),
     ("Memory footprint is reduced by 2x.", "ratio", 0.5, -1, ()),
+    # "fast" inside the clause is not the word of change: a latency improved goes down
+    ("It improves fast path latency by 10%.", "percent", 10, -1, ()),
+    ("It reduces the error rate by 5%.", "percent", 5, -1, ()),  # a rate, not a spread
 ]
 
 
@@ -175,7 +179,8 @@ def test_stated_changes(text, kind, value, sign, condition):
     assert c.stated.value == pytest.approx(value)
     assert c.stated.sign == sign
     assert c.condition == condition
-    assert c.quote == c.context == text
+    assert c.quote == text
+    assert c.context.endswith(text)  # a change of speed is led by "throughput"
     assert c.line == 0
 
 
@@ -281,3 +286,105 @@ def test_both_halves_of_a_block_are_read_once():
         assert len(find_prose_measurements(lines)) == 1
         assert len(find_prose_changes(lines)) == 1
     assert reader.call_count <= 1
+
+
+# --- counts that describe the machine, sides told by the words, tense, noise, lone results ---
+
+
+@pytest.mark.parametrize("text", [
+    "On my 2-socket test box netperf did 41,230 trans/s before this patch and 44,875 trans/s "
+    "after it.",
+    "On a 64-core server it went from 3.1 Mpps to 3.6 Mpps.",
+    "Our 4-queue NIC went from 3.1 Mpps to 3.6 Mpps.",
+])
+def test_a_count_glued_to_the_machine_is_no_condition(text):
+    [m] = find_prose_measurements([text])
+    assert m.condition == ()
+
+
+def test_a_count_of_the_load_is_still_a_condition():
+    [m] = find_prose_measurements(["With 4 queues it went from 3.1 Mpps to 3.6 Mpps."])
+    assert m.condition == (("queues", "4"),)
+    [m] = find_prose_measurements(["It went from 3.1 Mpps to 3.6 Mpps with 64-byte packets."])
+    assert m.condition == (("packet_size", "64"),)
+
+
+@pytest.mark.parametrize("text,base,patched", [
+    # "before" sits inside "from X to Y": X is still the baseline
+    ("This patch takes forwarding from 5.6 Mpps before to 6.9 Mpps after.", 5.6, 6.9),
+    ("Throughput: 9.41 Gbits/sec (was 8.72 Gbits/sec).", 8.72, 9.41),
+    # tense tells the sides when the patch is named once
+    ("Writes were at 97-110MB/sec and are at 180-195MB/sec with this fix.", 97, 180),
+    ("Forwarding was 5.1 Mpps and is now 6.0 Mpps.", 5.1, 6.0),
+    ("With the fix, p99 latency is now 45 us; it was 80 us before.", 80, 45),
+    ("It reaches 9.4 Gbit/s, where it was 8.1 Gbit/s without the patch.", 8.1, 9.4),
+])
+def test_sides_from_the_words(text, base, patched):
+    [m] = find_prose_measurements([text])
+    assert (m.baseline.value, m.patched.value) == (base, patched)
+
+
+def test_past_and_present_without_the_patch_named_is_no_pair():
+    assert find_prose_measurements(["Forwarding was 5.1 Mpps on one queue and is 9.0 Mpps "
+                                    "on two."]) == []
+
+
+@pytest.mark.parametrize("text", [
+    "That's ~1% worse, which is in the noise on this box.",
+    "It is 0.5% slower, within noise.",
+    "The 2% drop is within the run-to-run variance.",
+])
+def test_a_change_called_noise_is_no_claim(text):
+    assert find_prose_changes([text]) == []
+
+
+def test_a_spread_is_not_a_change():
+    [c] = find_prose_changes(["This improves throughput by 12% (±1%)."])
+    assert c.stated.value == 12
+    assert find_prose_changes(["Results vary by ±3% between runs."]) == []
+    assert find_prose_changes(["The run-to-run variance of 2% is large."]) == []
+
+
+def test_a_speed_up_is_not_inverted_and_reads_as_throughput():
+    [c] = find_prose_changes(["Redirecting into a cpumap is now 2x faster when the remote CPU "
+                              "was the bottleneck."])
+    assert (c.stated.value, c.stated.sign) == (2, 1)
+    assert c.context.startswith("throughput")
+    [c] = find_prose_changes(["TCP_RR is now 10% faster."])
+    assert c.context == "TCP_RR is now 10% faster."  # it names transactions itself
+    [c] = find_prose_changes(["This patch halves the latency."])
+    assert (c.stated.value, c.stated.sign) == (0.5, -1)
+
+
+def test_a_sentence_naming_no_metric_takes_the_one_before():
+    lines = ["We ran 200 TCP_RR instances. It regresses by 3%."]
+    [c] = find_prose_changes(lines)
+    assert c.quote == "It regresses by 3%."
+    assert "TCP_RR" in c.context
+
+
+@pytest.mark.parametrize("text,value,bound", [
+    ("With this change the box now forwards more than 1.2 Mpps through the qdisc.", 1.2,
+     "lower"),
+    ("With the series applied we reach 9.4 Gbit/s.", 9.4, None),
+    ("After this patch the router now handles about 3 Mpps.", 3, "approx"),
+])
+def test_a_patched_figure_alone(text, value, bound):
+    assert find_prose_claims([text]) == ([], [])
+    [r] = find_prose_results([text])
+    assert (r.patched.value, r.patched.bound, r.quote) == (value, bound, text)
+
+
+@pytest.mark.parametrize("text", [
+    "The box forwards 1.2 Mpps.",  # no word of the patch
+    "With this patch the timeout is 100 ms.",  # a setting
+    "With this patch applied the timer now fires every 10 ms.",  # a period
+    "With this change we now need 64 MB less memory.",  # a difference
+    "With this patch we now get 5 Mpps on one queue and 7 Mpps on two.",  # which one?
+    "With this patch the table now uses 4096 entries.",  # a bare count
+    "With this patch I'd expect more than 2 Mpps now.",  # a hedge
+    "With this patch it now reaches 5 Mpps, a 20% gain.",  # the stated change is the claim
+    "With this patch applied we get 5 Mpps, it is within noise.",
+])
+def test_no_patched_figure_alone(text):
+    assert find_prose_results([text]) == []

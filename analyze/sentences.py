@@ -1,0 +1,154 @@
+"""Sentences of a mail block that may hold a performance claim (analyze/prose.py reads them).
+
+Wrapped lines are joined into paragraphs (blank lines, list items, table rows, commands,
+trailers and indented output break them), paragraphs are cut into sentences, and only a
+sentence holding a figure (`find_quantities`) and a word of change or comparison is kept. This
+is plain regex work: spaCy is loaded by prose.py only when a candidate exists.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .numbers import find_quantities
+from .quantity import Quantity
+
+# A claim sentence is short; a longer "sentence" is a run of lines with no full stop (command
+# output, a pasted log). Skipping it keeps spaCy's cost bounded on hostile input.
+MAX_SENTENCE = 1200
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """Wrapped lines joined with single spaces, remembering where each line began."""
+
+    text: str
+    starts: tuple[int, ...]  # offset in `text` where each line begins
+    indexes: tuple[int, ...]  # the line index of each of those lines
+
+    def line_at(self, offset: int) -> int:
+        """The index of the line holding the character at `offset` of `text`."""
+        return self.indexes[max(0, bisect.bisect_right(self.starts, offset) - 1)]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A sentence worth reading with spaCy: its figures, and the sentence before it."""
+
+    text: str
+    offset: int  # where the sentence starts in its paragraph
+    paragraph: Paragraph
+    quantities: tuple[Quantity, ...]
+    # The sentence before, in the same paragraph: it often names the test the change is of
+    # ("My setup is 1000 concurrent TCP_CRR flows ... There I see a 3% regression").
+    previous: str = ""
+
+
+# --- paragraphs and sentences -------------------------------------------------------------
+
+_LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])\s+\S")
+# pipes, tabs or wide gaps: a table row or aligned output, which tables.py reads
+_TABLE_LIKE = re.compile(r"\|[^|]*\||\t|\S {3,}\S")
+_COMMAND = re.compile(r"\s*(?:[$#] |\[.{0,40}\][$#] |diff --git |@@ |--- |\+\+\+ )")
+_TRAILER = re.compile(r"[A-Z][A-Za-z-]{1,40}-by: ")
+_INDENTED = re.compile(r"(?: {4,}|\t)\S")
+
+
+def _paragraphs(lines: Sequence[str]) -> list[Paragraph]:
+    """Wrapped lines joined: blank lines, list items, table rows, commands and indented
+    lines break paragraphs. Table rows and commands are left to the other readers."""
+    out: list[Paragraph] = []
+    parts: list[str] = []
+    starts: list[int] = []
+    indexes: list[int] = []
+    size = 0
+
+    def flush() -> None:
+        nonlocal size
+        if parts:
+            out.append(Paragraph(" ".join(parts), tuple(starts), tuple(indexes)))
+        parts.clear()
+        starts.clear()
+        indexes.clear()
+        size = 0
+
+    for i, raw in enumerate(lines):
+        line = raw.strip()
+        if not line or line.startswith(">") or _COMMAND.match(raw) or _TRAILER.match(line) \
+                or _TABLE_LIKE.search(line):
+            flush()
+            continue
+        if _LIST_ITEM.match(raw) or _INDENTED.match(raw):
+            flush()
+        parts.append(line)
+        starts.append(size)
+        indexes.append(i)
+        size += len(line) + 1
+        if _INDENTED.match(raw):  # indented output: one line is one paragraph
+            flush()
+    flush()
+    return out
+
+
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*\s+")
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "vs", "etc", "approx", "fig", "cf", "resp", "ca", "v.s",
+                            "mr", "dr", "no", "nr", "al"})
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Cheap sentence bounds: a full stop, ! or ? before a space, unless it ends an
+    abbreviation or an initial (`vs. 5 Mpps`, `e.g. 64-byte`, `J. Doe`). Mail often starts a
+    sentence in lower case, so case is no hint."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        word = text[max(start, m.start() - 8):m.start()].rsplit(" ", 1)[-1].lower()
+        if text[m.start()] == "." and (word in _ABBREVIATIONS or len(word) == 1):
+            continue
+        bounds.append((start, m.end()))
+        start = m.end()
+    if start < len(text):
+        bounds.append((start, len(text)))
+    return bounds
+
+
+_HAS_FIGURE = re.compile(r"\d|\b(?:twice|thrice|doubl|tripl|halv)", re.IGNORECASE)
+_CUE = re.compile(
+    r"%|×|\d\s*x\b|\b(?:improv|regress|increas|decreas|reduc|lower|rais|boost|speed|degrad"
+    r"|doubl|tripl|halv|accelerat|penalt|compar|shrink|slow|fast|quick|gain|drop)"
+    r"|\b(?:before|after|from|without|w/o|vs|versus|instead|rather|relative|against|now|more"
+    r"|less|higher|better|worse|twice|thrice|times|up|down|cut|cuts|save[sd]?|saving|hurts?"
+    r"|grows?|grew|rise|rises|rose|fell|falls?|wins?|hit|lose|loses)\b|\((?:was|previously)\b"
+    # "are at 180-195MB/sec with this fix": the result of the patch, named as such
+    r"|\bwith\s+(?:(?:the|this|these|my|his|her|their|your)\s+)?(?:patch|patches|fix|change"
+    r"|series|patchset|commit)",
+    re.IGNORECASE,
+)
+
+
+def candidates(lines: Sequence[str]) -> list[Candidate]:
+    """The sentences of `lines` that hold a figure and a word of change or comparison; a
+    question is skipped (it asks for figures, it does not claim them)."""
+    out: list[Candidate] = []
+    for para in _paragraphs(lines):
+        previous = ""
+        for start, end in _sentences(para.text):
+            raw = para.text[start:end]
+            text = raw.strip()
+            before, previous = previous, (text if len(text) <= MAX_SENTENCE else "")
+            if not text or len(text) > MAX_SENTENCE or text.endswith("?"):
+                continue
+            if not _HAS_FIGURE.search(text) or not _CUE.search(text):
+                continue
+            quantities = tuple(find_quantities(text))
+            if not quantities and not _WORD_RATIO.search(text):
+                continue
+            offset = start + (len(raw) - len(raw.lstrip()))
+            out.append(Candidate(text, offset, para, quantities, before))
+    return out
+
+
+_WORD_RATIO = re.compile(r"\b(?:twice|thrice|doubl\w*|tripl\w*|halv\w*)\b", re.IGNORECASE)

@@ -1,0 +1,97 @@
+"""The kernel test robot's comparison tables (LKP / 0-DAY CI reports).
+
+         %stddev     %change         %stddev
+             \\          |                \\
+     15432 ±  2%     +12.3%      17330 ±  1%  netperf.Throughput_Mbps
+ 5.926e+08 ±  2%     +12.3%  6.654e+08 ±  1%  netperf.workload
+      3.41 ±  5%      +0.9        4.31 ±  3%  perf-profile.calltrace.cycles-pp.unix_stream_sendmsg
+
+Left is the base commit, right the commit tested: the robot fixes the layout, so position
+is enough here. Every row is a named quantity (the benchmark's own and its monitors':
+vmstat, meminfo, perf-profile...), keyed by `measure` = its name; the name also tells the
+metric (`analyze.units.metric_of` reads dotted counter names). `%change` is a stated change;
+an unsigned-percent `+0.9` is an absolute change in percentage points, not a percentage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .quantity import Measurement, Quantity
+
+MAX_ROWS = 100_000
+_MAX_LINE = 300  # robot rows are about 80 columns; longer lines are not rows
+
+_HEADER = re.compile(r"^\s*%stddev\s+%change\s+%stddev\s*$")
+# The line under the header (`\   |   \`) is part of the table; any other line that is not a
+# row ends it (the next section, `*****`, `Disclaimer:`).
+_RULE = re.compile(r"^[\s\\|]*$")
+_NUM = r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?"
+_SPREAD = r"(?:\s*±\s*\d+%)?"
+_ROW = re.compile(
+    rf"^\s*(?P<base>{_NUM}){_SPREAD}\s+(?P<change>[+-]?(?:\d+(?:\.\d+)?|Inf)%?)\s+"
+    rf"(?P<patched>{_NUM}){_SPREAD}\s+(?P<name>[A-Za-z][\w.\-:/%()@+]*)\s*$"
+)
+
+
+def _number(line: str, m: re.Match[str], group: str) -> Quantity | None:
+    text = m.group(group)
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return Quantity(value=value, text=text, start=m.start(group), end=m.end(group), kind="number")
+
+
+def _change(m: re.Match[str]) -> Quantity | None:
+    """The `%change` cell as a stated change: only a percentage is one (`-7.5%`)."""
+    text = m.group("change")
+    if not text.endswith("%") or "Inf" in text:
+        return None
+    try:
+        value = float(text[:-1])
+    except ValueError:
+        return None
+    sign = -1 if text.startswith("-") else 1
+    return Quantity(value=value, text=text, start=m.start("change"), end=m.end("change"),
+                    kind="percent", unit="%", canonical_unit="%", canonical_value=value, sign=sign)
+
+
+def _stands_alone(m: re.Match[str], line: str) -> bool:
+    """A row quoted without its header (a reply keeps two rows of the report): the robot's
+    shape is plain enough then only with a signed `%change` and a dotted counter name."""
+    change = m.group("change")
+    return change[0] in "+-" and change.endswith("%") and "." in m.group("name") and (
+        "±" in line or len(m.group("name")) > 6)
+
+
+def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> list[Measurement]:
+    """The rows of the kernel test robot's `%change` tables, keyed by the row's name."""
+    out: list[Measurement] = []
+    active = False
+    for i, line in enumerate(lines):
+        if len(out) >= max_rows:
+            break
+        if len(line) > _MAX_LINE:
+            active = False
+            continue
+        if _HEADER.match(line):
+            active = True
+            continue
+        m = _ROW.match(line)
+        if m is None:
+            if active and not _RULE.match(line):
+                active = False
+            continue
+        if not active and not _stands_alone(m, line):
+            continue
+        base, patched = _number(line, m, "base"), _number(line, m, "patched")
+        if base is None or patched is None:
+            continue
+        name = m.group("name")
+        out.append(Measurement(
+            baseline=base, patched=patched, source="table", line=i, quote=line.rstrip(),
+            unit=None, stated=_change(m), condition=(("measure", name),), context=name,
+        ))
+    return out

@@ -1,0 +1,151 @@
+"""What the words around a table say: which column or caption is the baseline, the patched
+run, a stated change or noise, and which unit a header, caption or note names.
+
+Shared by `analyze/tables.py` and `analyze/lists.py` (and the perf stat and robot readers).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .numbers import find_quantities
+from .quantity import Quantity
+
+_MAX_HEADER = 400  # longer lines are prose or junk, not a header
+
+BASELINE, PATCHED, STATED, NOISE = "baseline", "patched", "stated", "noise"
+
+_NOISE = re.compile(r"std-?dev|\bstdev\b|\bstd\b|\bsd\b|±|\+-|\bvariance\b|\bvar\b", re.I)
+# `with changes` / `this change` name the patched side, not a change column.
+_STATED = re.compile(
+    r"improv|\bimpr\b|delta|\bdiff\b|difference|(?<!with )(?<!this )(?<!the )\bchanges?\b"
+    r"|%\s*change|\bgain|speed-?up|\bratio\b|\bpercent|Δ|regress|\bincrease\b|\bdecrease\b"
+    r"|^\s*[(\[]?%[)\]]?\s*$",
+    re.I,
+)
+_BASELINE = re.compile(
+    r"\bbefore\b|\bbase(?:line)?\b|\bvanilla\b|\bunpatched\b|\bw/o\b|\bwithout\b|\bold\b"
+    r"|\borig(?:inal)?\b|\bstock\b|\bpre-?patch\b|\bno[- ]?patch\b|\bprior\b|\breference\b",
+    re.I,
+)
+_PATCHED = re.compile(
+    r"\bafter\b|\bpatched\b|\bpatch(?:es|set)?\b|\bw/\s?[a-z]|\bnew\b|\bpost-?patch\b"
+    r"|\bwith\s+(?:the\s+|this\s+|my\s+|your\s+|these\s+|that\s+|all\s+)?"
+    r"(?:patch|patches|series|fix|fixes|change|changes|set)\b"
+    r"|\bseries\b|\bfix(?:ed|es)?\b|\bapplied\b|\+\s*[A-Za-z]",
+    re.I,
+)
+_DIGIT = re.compile(r"\d")
+_BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,40})[)\]]")
+_WORD = re.compile(r"[^\s,;:()\[\]]+")
+# `packets per second`, `figures in Mpps`: the word before names what the unit is of.
+_PER = re.compile(r"\bper\s*$", re.I)
+
+
+def role_of(text: str) -> str | None:
+    """What a header cell or a caption says its figures are: baseline, patched, stated
+    (a change column), noise (stddev), or None."""
+    if _NOISE.search(text):
+        return NOISE
+    if _STATED.search(text):
+        return STATED
+    if _BASELINE.search(text):
+        return BASELINE
+    if _PATCHED.search(text):
+        return PATCHED
+    return None
+
+
+def names_a_side(text: str) -> bool:
+    """True when `text` has a word naming the baseline or the patched run."""
+    return bool(_BASELINE.search(text) or _PATCHED.search(text))
+
+
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"[a-z0-9_.]+", text.lower()))
+
+
+def resolve_roles(texts: Sequence[str]) -> list[str | None]:
+    """Roles of sibling headers or captions, with the relative form: of `net-next` and
+    `net-next + series` (or `3.17` and `3.17 + macvlan patch`), the bare one is the baseline."""
+    roles = [role_of(t) for t in texts]
+    for i, text in enumerate(texts):
+        if roles[i] != PATCHED or "+" not in text:
+            continue
+        stem = _tokens(text.split("+", 1)[0])
+        if not stem:
+            continue
+        for j, other in enumerate(texts):
+            if roles[j] is None and _tokens(other) == stem:
+                roles[j] = BASELINE
+    return roles
+
+
+def probe_unit(word: str) -> Quantity | None:
+    """The lexer's reading of `1 <word>` when `word` is a unit (`Mpps`, `pps/thread`, `usec`)."""
+    word = word.strip(" :,;()[]")
+    if not word or len(word) > 40 or _DIGIT.match(word):
+        return None
+    probe = "1 " + word
+    found = find_quantities(probe)
+    if found and found[0].start == 0 and found[0].unit and found[0].kind != "percent":
+        return found[0]
+    return None
+
+
+def unit_in_text(text: str) -> str | None:
+    """A unit a header, caption or note names: `(Mpps)`, `[usec]`, `pps`, `avg. pps/thread`,
+    `transactions per second`, `all figures in Mpps`.
+
+    A unit word that follows a figure is that figure's (`median of five 30 second runs`,
+    `at 1500 bytes`): setup, not the table's unit. `second` after `per` is the denominator of
+    a rate (`packets per second`), never a unit of time on its own.
+    """
+    text = text[:_MAX_HEADER]
+    for m in _BRACKETED.finditer(text):
+        for word in (m.group(1), *m.group(1).split()):
+            q = probe_unit(word)
+            if q is not None:
+                return q.unit
+    taken = [(q.start, q.end) for q in find_quantities(text)]
+    for k, m in enumerate(_WORD.finditer(text)):
+        if k >= 24:
+            break
+        if any(a <= m.start() < b for a, b in taken) or _PER.search(text[:m.start()]):
+            continue
+        # probed with what follows: a spelled-out rate (`transactions per second`) is three words
+        q = probe_unit(text[m.start():m.start() + 40])
+        if q is not None:
+            return q.unit
+    return None
+
+
+def with_unit(q: Quantity, unit: str | None) -> Quantity:
+    """A bare figure given the unit its header or caption names (so `3518448` under
+    `pps` gets its canonical value)."""
+    if q.unit or not unit or q.kind in ("percent", "ratio"):
+        return q
+    found = find_quantities(f"{q.text} {unit}")
+    if not found or found[0].start != 0 or not found[0].unit:
+        return q
+    f = found[0]
+    return replace(q, unit=f.unit, canonical_unit=f.canonical_unit, canonical_value=f.canonical_value)
+
+
+def figure(qs: Sequence[Quantity]) -> Quantity | None:
+    """The figure of a cell: its first non-percent quantity, else its first."""
+    for q in qs:
+        if q.kind != "percent":
+            return q
+    return qs[0] if qs else None
+
+
+def stated_in(qs: Sequence[Quantity]) -> Quantity | None:
+    """A stated change among a cell's quantities: a percentage or a ratio."""
+    for q in qs:
+        if q.kind in ("percent", "ratio"):
+            return q
+    return None
+

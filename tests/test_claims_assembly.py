@@ -1,0 +1,115 @@
+"""From a message's figures to its claims (analyze/claims.py): stated changes, ranges, lone
+patched figures, and a summary sentence that restates a table row."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyze.claims import extract_claims
+from analyze.message import parse_message
+
+
+def _mail(body: str, message_id: str = "<a1@example.org>", in_reply_to: str = "") -> bytes:
+    head = (
+        "From: Ana Example <ana@example.org>\n"
+        "To: netdev@example.org\n"
+        "Subject: [PATCH net-next] net: example change\n"
+        "Date: Mon, 03 Mar 2025 10:00:00 +0000\n"
+        f"Message-ID: {message_id}\n"
+    )
+    if in_reply_to:
+        head += f"In-Reply-To: {in_reply_to}\nReferences: {in_reply_to}\n"
+    return (head + "\n" + body).encode()
+
+
+def _claims(body: str, **kw: str):
+    return extract_claims(parse_message(_mail(body, **kw)))
+
+
+@pytest.mark.parametrize("sentence,metric,stated,direction", [
+    # the sign comes from the words, the metric from the sentence, never from the `%`
+    ("Here I see a 3% regression in TCP_RR transactions.", "transactions", -3.0, "regression"),
+    ("It cuts the latency by 20%.", "latency", -20.0, "improvement"),
+    ("It improves latency by 15%.", "latency", -15.0, "improvement"),
+    ("This improves throughput by 12%.", "throughput", 12.0, "improvement"),
+    # a speed-up is throughput up, even beside the word CPU; halving a latency is -50 %
+    ("Redirecting to a remote CPU is now 2x faster.", "throughput", 100.0, "improvement"),
+    ("This patch halves the latency.", "latency", -50.0, "improvement"),
+])
+def test_stated_only_changes(sentence, metric, stated, direction):
+    [c] = _claims(sentence + "\n")
+    assert (c.metric, c.stated_change_pct, c.direction) == (metric, stated, direction)
+    assert c.baseline is None and c.patched is None and c.unit is None
+    assert c.source == "prose"
+
+
+def test_a_range_is_its_midpoint_and_approximate():
+    [c] = _claims("Reads ran at 40-50 MB/sec before this patch and at 90-110 MB/sec after it.\n")
+    assert (c.baseline, c.patched, c.bound, c.metric) == (45.0, 100.0, "approx", "throughput")
+    assert c.baseline_canonical == pytest.approx(45e6)
+    assert c.patched_canonical == pytest.approx(100e6)
+    assert c.change_pct == pytest.approx(100 * (100 - 45) / 45)
+
+
+def test_a_patched_figure_alone():
+    [c] = _claims("With this series the router now forwards more than 3 Mpps.\n")
+    assert (c.baseline, c.patched, c.bound) == (None, 3.0, "lower")
+    assert (c.metric, c.unit, c.direction, c.change_pct) == ("throughput", "Mpps",
+                                                            "improvement", None)
+    assert c.patched_canonical == pytest.approx(3e6)
+
+
+# the kernel test robot's layout: a summary sentence, then the commits and `%change` rows
+ROBOT = """\
+kernel test robot noticed a -7.5% regression of example.throughput on:
+
+commit:
+  0a1b2c3d4e ("net: the parent")
+  5f6a7b8c9d ("net: the patch")
+
+0a1b2c3d4e5f6a7b 5f6a7b8c9d0e1f2a
+---------------- ---------------------------
+         %stddev     %change         %stddev
+             \\          |                \\
+     91234 \u00b1  1%      -7.5%      84391        example.throughput
+"""
+
+
+def test_a_summary_sentence_restating_a_row_is_that_row():
+    claims = _claims(ROBOT)
+    assert [c.source for c in claims] == ["table"]
+    assert claims[0].stated_change_pct == -7.5
+
+
+def test_a_summary_sentence_quoted_with_its_row_is_that_row():
+    quoted = "".join("> " + line + "\n" for line in ROBOT.splitlines())
+    claims = _claims("Hi,\n\n" + quoted + "\nI will look into it.\n", message_id="<r1@example.org>",
+                     in_reply_to="<robot@example.org>")
+    assert [(c.source, c.message_id, c.quoted) for c in claims] == [
+        ("table", "robot@example.org", True)]
+
+
+def test_a_restating_sentence_goes_by_the_computed_change():
+    body = ("before: 10.0 us\n"
+            "after: 10.1 us\n"
+            "\n"
+            "So latency is about 1% worse.\n")
+    claims = _claims(body)
+    assert [c.source for c in claims] == ["list"]
+
+
+def test_a_change_of_another_metric_is_kept():
+    body = ("before: 10.0 us, after: 10.1 us\n"
+            "\n"
+            "Throughput also improves by 1%.\n")
+    claims = _claims(body)
+    assert sorted(c.source for c in claims) == ["list", "prose"]
+
+
+def test_a_change_under_another_condition_is_kept():
+    body = ("1 queue:  before: 3.0 Mpps, after: 3.3 Mpps\n"
+            "\n"
+            "Throughput improves by 10% with 8 queues as well.\n")
+    claims = _claims(body)
+    assert sorted((c.source, c.condition) for c in claims) == [
+        ("list", (("queues", "1"),)), ("prose", (("queues", "8"),))]
