@@ -278,12 +278,19 @@ class _Changes:
         return i < len(values) and values[i] <= stated + tolerance + 1e-9
 
 
+def _is_quoted_hunk(block: _Block) -> bool:
+    """A quoted piece of a patch (a review reply): its numbers are code, not results."""
+    return block.depth > 0 and any(
+        line.startswith(("@@ -", "diff --git ")) for line in block.lines
+    )
+
+
 def extract_claims(message: Message) -> tuple[Claim, ...]:
     """The claims one message writes or quotes. Depends on the message alone."""
     found: list[tuple[Claim, float | None]] = []  # a stated-only claim with its rounding
     figures: list[Claim] = []  # from tables and lists
     for block in _blocks(message):
-        if not any(_HAS_FIGURE.search(line) for line in block.lines):
+        if not any(_HAS_FIGURE.search(line) for line in block.lines) or _is_quoted_hunk(block):
             continue
         used: set[int] = set()
         for m in [*find_table_measurements(block.lines), *find_list_measurements(block.lines)]:

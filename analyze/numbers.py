@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import islice
 
 from analyze.quantity import Quantity
@@ -164,7 +165,20 @@ def find_quantities(line: str, max_figures: int = MAX_FIGURES) -> list[Quantity]
     """
     if not isinstance(line, str) or not line:
         return []
+    if max_figures == MAX_FIGURES and len(line) <= _CACHED_LINE:
+        return list(_cached(line))
     return list(islice(_Scanner(line).scan(), max(0, max_figures)))
+
+
+# The table, list and prose readers each lex the lines of a block, and quoted lines come back
+# in every reply: the same line is read many times, so its figures are kept (Quantities are
+# frozen, so sharing them is safe). Long lines are rare and not worth the memory.
+_CACHED_LINE = 2048
+
+
+@lru_cache(maxsize=16384)
+def _cached(line: str) -> tuple[Quantity, ...]:
+    return tuple(islice(_Scanner(line).scan(), MAX_FIGURES))
 
 
 def _excluded_spans(line: str) -> list[tuple[int, int]]:

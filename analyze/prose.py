@@ -261,9 +261,36 @@ class _Reading:
     used: set[int]
 
 
+# The rules test a token's LOWER/ORTH text (words and punctuation; the few with a digit,
+# like `v2`, are never figures: see prose_rules.rule_words), IS_PUNCT, ENT_TYPE and
+# IS_SENT_START. So a sentence's matches are
+# a function of its tokens with every digit-bearing figure reduced to its label: sentences
+# that differ only in their figures ("from 7.4 Mpps to 8.1 Mpps") are matched once. The
+# Matcher is the costliest step of claim extraction.
+_MATCH_CACHE: dict[tuple[tuple[str, str, bool], ...], list[tuple[int, int, int]]] = {}
+_MATCH_CACHE_SIZE = 20_000
+
+
+def _token_key(tok: Any) -> tuple[str, str, bool]:
+    text = tok.orth_
+    if tok.ent_type_ and any(ch.isdigit() for ch in text):
+        text = "#"
+    return (tok.ent_type_, text, bool(tok.is_sent_start))
+
+
+def _matches(matcher: Any, doc: Any) -> list[tuple[int, int, int]]:
+    key = tuple(_token_key(tok) for tok in doc)
+    found = _MATCH_CACHE.get(key)
+    if found is None:
+        if len(_MATCH_CACHE) >= _MATCH_CACHE_SIZE:
+            _MATCH_CACHE.clear()
+        found = _MATCH_CACHE[key] = [tuple(m) for m in matcher(doc)]
+    return found
+
+
 def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str) -> _Reading:
     lib = lower_is_better(metric_of(None, text), None)
-    matches = sorted(matcher(doc), key=lambda m: (m[2] - m[1], m[1]))
+    matches = sorted(_matches(matcher, doc), key=lambda m: (m[2] - m[1], m[1]))
     vocab = doc.vocab.strings
     reading = _Reading([], [], [], set())
     used = reading.used

@@ -270,3 +270,33 @@ MAX_SPAN = {"BP": 28, "PB": 24, "STATED": 12, "LONE": 16}
 WORD_VALUES = {"twice": 2.0, "thrice": 3.0, "doubles": 2.0, "doubled": 2.0, "doubling": 2.0,
                 "triples": 3.0, "tripled": 3.0, "halves": 2.0, "halved": 2.0, "halving": 2.0}
 
+
+
+def rule_words() -> set[str]:
+    """Every word and punctuation string the rules compare token text with (LOWER, ORTH).
+    None may hold a digit: prose.py's match cache relies on it."""
+    import json
+
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("LOWER", "ORTH"):
+                    if isinstance(value, str):
+                        found.add(value)
+                    elif isinstance(value, dict):
+                        for items in value.values():
+                            found.update(items if isinstance(items, list) else [items])
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    class _Collect:
+        def add(self, _label: str, patterns: list[list[dict[str, Any]]]) -> None:
+            walk(json.loads(json.dumps(patterns)))
+
+    add_rules(_Collect())
+    return found

@@ -388,3 +388,34 @@ def test_a_patched_figure_alone(text, value, bound):
 ])
 def test_no_patched_figure_alone(text):
     assert find_prose_results([text]) == []
+
+
+def test_rule_words_with_digits_are_never_figures():
+    """prose._matches caches Matcher results by token shape with digit-bearing figures
+    reduced to their label; that is only sound while no rule word with a digit can be a
+    figure (`v2` in "with v2" is a version, never a figure)."""
+    from analyze.numbers import find_quantities
+    from analyze.prose_rules import rule_words
+
+    words = rule_words()
+    assert "from" in words and "before" in words
+    digits = [w for w in words if any(ch.isdigit() for ch in w)]
+    assert all(find_quantities(w) == [] for w in digits), digits
+
+
+def test_match_cache_gives_what_the_matcher_gives():
+    import analyze.prose as prose
+
+    sentences = [
+        "With 8 queues this goes from 7.4 Mpps to 8.1 Mpps.",
+        "With 4 queues this goes from 12.7 Mpps to 13.1 Mpps.",
+        "I see 8.58 Mpps before and 8.56 Mpps after with 8 RX queues.",
+        "Latency drops from 40 us to 25 us, a 37.5% reduction.",
+        "It is twice as fast now, and 2x faster than v1.",
+    ]
+    cold = []
+    for s in sentences:
+        prose._MATCH_CACHE.clear()
+        cold.append(prose.find_prose_claims([s]))
+    warm = [prose.find_prose_claims([s]) for s in sentences]
+    assert warm == cold
