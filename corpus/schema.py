@@ -117,9 +117,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             direction TEXT NOT NULL,
             date_utc TEXT,
             doc TEXT NOT NULL,
-            PRIMARY KEY (id, found_row)
+            -- found_row first: claims are replaced per message (save_claims)
+            PRIMARY KEY (found_row, id)
         ) STRICT
         """,
+        "CREATE INDEX claims_id ON claims(id)",
         "CREATE INDEX claims_origin ON claims(origin)",
         "CREATE INDEX claims_found_in ON claims(found_in)",
         "CREATE INDEX claims_date_utc ON claims(date_utc)",
