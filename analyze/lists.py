@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .commands import condition_from_header
 from .numbers import find_quantities as _find_quantities
@@ -58,9 +57,9 @@ _NETPERF_UNITS = {
 }
 
 
-@lru_cache(maxsize=512)
 def find_quantities(line: str) -> list[Quantity]:
-    # A list line is read as a caption, an item, an arrow and a one-line pair: lex it once.
+    # A list line is read as a caption, an item, an arrow and a one-line pair: numbers.py
+    # keeps each line's figures, so this lexes it once.
     if not _DIGIT.search(line):
         return []
     return _find_quantities(line)
