@@ -201,8 +201,9 @@ _CPU_TIME = re.compile(
     r"^\s*(?:user|sys)\s*$",
     re.I,
 )
+# "% of cycles": a share of a perf profile is CPU time too
 _CPU_PERCENT = re.compile(
-    r"\bcpu|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|%cpu|\bbusy\b", re.I)
+    r"\bcpu|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|%cpu|\bbusy\b|\bcycles\b", re.I)
 
 # A counter's dotted name (the kernel test robot's `vmstat.cpu.sy`, `meminfo.SUnreclaim`,
 # `hackbench.time.elapsed_time`, `perf-profile.calltrace.cycles-pp.*`): its first part is the
