@@ -40,6 +40,7 @@ from .prose_rules import (
     SPREAD_BEFORE,
     WORD_VALUES,
     add_rules,
+    rule_words,
 )
 from .quantity import Measurement, Quantity
 from .sentences import MAX_SENTENCE, Candidate, candidates
@@ -93,9 +94,21 @@ def _pipeline() -> tuple[Any, Any]:
         nlp.add_pipe("sentencizer")
         matcher = Matcher(nlp.vocab)
         add_rules(matcher)
+        strings = nlp.vocab.strings
+        _RULE_HASHES.update(strings.add(w) for w in rule_words())
+        _HEDGE_HASHES.update(strings.add(w) for w in HEDGES)
+        _RESULT_HASHES.update(strings.add(w) for w in RESULT_WORDS)
         _PIPELINE = (nlp, matcher)
         LOADS += 1
     return _PIPELINE
+
+
+# Hashes (spaCy's string ids) of the words the rules compare with, of HEDGES and of
+# RESULT_WORDS: a sentence's tokens are read as one array of ids (`_Tokens`), not token by
+# token, which costs more than the matching on the short sentences mail holds.
+_RULE_HASHES: set[int] = set()
+_HEDGE_HASHES: set[int] = set()
+_RESULT_HASHES: set[int] = set()
 
 
 # --- what a figure is: measured, a condition, setup or a spread ---------------------------
@@ -153,9 +166,10 @@ def _is_setup(doc: Any, span: Any) -> bool:
     return bool(before & SETUP_BEFORE or after & SETUP_AFTER)
 
 
-def _is_spread(doc: Any, span: Any, q: Quantity) -> bool:
-    """"±1%", "+-0.4%", "run-to-run variance of 2%": how noisy a result is, not a change."""
-    if span.start_char > 0 and doc.text[max(0, span.start_char - 3):span.start_char].rstrip() \
+def _is_spread(doc: Any, span: Any, q: Quantity, text: str) -> bool:
+    """"±1%", "+-0.4%", "run-to-run variance of 2%": how noisy a result is, not a change.
+    `text` is the doc's text (`doc.text` is rebuilt from the tokens on each call)."""
+    if span.start_char > 0 and text[max(0, span.start_char - 3):span.start_char].rstrip() \
             .endswith(("±", "+-", "+/-")):
         return True
     if q.text.lstrip().startswith(("±", "+-", "+/-")):
@@ -163,8 +177,8 @@ def _is_spread(doc: Any, span: Any, q: Quantity) -> bool:
     return bool({t.lower_ for t in doc[max(0, span.start - 3):span.start]} & SPREAD_BEFORE)
 
 
-def _label(doc: Any, span: Any, q: Quantity) -> tuple[str, tuple[str, str] | None]:
-    if q.kind in ("percent", "ratio") and _is_spread(doc, span, q):
+def _label(doc: Any, span: Any, q: Quantity, text: str) -> tuple[str, tuple[str, str] | None]:
+    if q.kind in ("percent", "ratio") and _is_spread(doc, span, q, text):
         return "SPREAD", None
     if q.kind == "percent":
         return "PCT", None
@@ -234,22 +248,22 @@ def _figures(nlp: Any, c: Candidate) -> tuple[Any, dict[int, _Figure]]:
         if span is None or len(span) == 0 or span.start < taken:
             continue  # figures that share a token: keep the first
         taken = span.end
-        label, condition = _label(doc, span, q)
+        label, condition = _label(doc, span, q, c.text)
         chosen.append((span, q, label, condition))
-    by_char: dict[int, tuple[Quantity, str, tuple[str, str] | None]] = {}
     doc.ents = [Span(doc, span.start, span.end, label=label) for span, _, label, _ in chosen]
+    # The spans are disjoint and in order, so a figure's merged token sits where its span
+    # began, less the tokens the merges before it removed: no walk over the merged tokens.
+    figures: dict[int, _Figure] = {}
+    removed = 0
     with doc.retokenize() as retokenizer:
         for span, q, label, condition in chosen:
-            by_char[span.start_char] = (q, label, condition)
+            i = span.start - removed
+            figures[i] = _Figure(i, q, label, condition)
+            removed += len(span) - 1
             if len(span) > 1:
                 retokenizer.merge(span)
     for _, proc in nlp.pipeline:
         doc = proc(doc)
-    figures: dict[int, _Figure] = {}
-    for tok in doc:
-        if tok.idx in by_char:
-            q, label, condition = by_char[tok.idx]
-            figures[tok.i] = _Figure(tok.i, q, label, condition)
     return doc, figures
 
 
@@ -261,39 +275,57 @@ class _Reading:
     used: set[int]
 
 
-# The rules test a token's LOWER/ORTH text (words and punctuation; the few with a digit,
-# like `v2`, are never figures: see prose_rules.rule_words), IS_PUNCT, ENT_TYPE and
-# IS_SENT_START. So a sentence's matches are
-# a function of its tokens with every digit-bearing figure reduced to its label: sentences
-# that differ only in their figures ("from 7.4 Mpps to 8.1 Mpps") are matched once. The
-# Matcher is the costliest step of claim extraction.
-_MATCH_CACHE: dict[tuple[tuple[str, str, bool], ...], list[tuple[int, int, int]]] = {}
+# The rules test a token's LOWER and ORTH text, IS_PUNCT, ENT_TYPE and IS_SENT_START, and
+# nothing else; the Matcher compares string ids. So a sentence's matches are a function of
+# those ids with every LOWER/ORTH id the rules never name reduced to 0: sentences that differ
+# only in their figures ("from 7.4 Mpps to 8.1 Mpps") or in words no rule reads ("in skbuff",
+# "in ice_main") are matched once. The Matcher is the costliest step of claim extraction.
+_MATCH_CACHE: dict[bytes, list[tuple[int, int, int]]] = {}
 _MATCH_CACHE_SIZE = 20_000
 
 
-def _token_key(tok: Any) -> tuple[str, str, bool]:
-    text = tok.orth_
-    if tok.ent_type_ and any(ch.isdigit() for ch in text):
-        text = "#"
-    return (tok.ent_type_, text, bool(tok.is_sent_start))
+@dataclass(frozen=True)
+class _Tokens:
+    """What the rules and the checks read of a sentence's tokens, as spaCy string ids."""
+
+    lower: list[int]
+    key: bytes  # the match cache key (see above)
 
 
-def _matches(matcher: Any, doc: Any) -> list[tuple[int, int, int]]:
-    key = tuple(_token_key(tok) for tok in doc)
-    found = _MATCH_CACHE.get(key)
+def _tokens(doc: Any) -> _Tokens:
+    from spacy.attrs import ENT_TYPE, IS_PUNCT, LOWER, ORTH, SENT_START
+
+    rows = doc.to_array([LOWER, ORTH, ENT_TYPE, IS_PUNCT, SENT_START])
+    lower = rows[:, 0].tolist()
+    words = _RULE_HASHES
+    key = rows.copy()
+    key[:, 0] = [h if h in words else 0 for h in lower]
+    key[:, 1] = [h if h in words else 0 for h in rows[:, 1].tolist()]
+    return _Tokens(lower, key.tobytes())
+
+
+def _has_word(toks: _Tokens, hashes: set[int], words: frozenset[str], doc: Any) -> bool:
+    """Whether a token's lower-case text is one of `words` (ids found, then the strings)."""
+    strings = doc.vocab.strings
+    return any(h in hashes and strings[h] in words for h in toks.lower)
+
+
+def _matches(matcher: Any, doc: Any, toks: _Tokens) -> list[tuple[int, int, int]]:
+    found = _MATCH_CACHE.get(toks.key)
     if found is None:
         if len(_MATCH_CACHE) >= _MATCH_CACHE_SIZE:
             _MATCH_CACHE.clear()
-        found = _MATCH_CACHE[key] = [tuple(m) for m in matcher(doc)]
+        found = _MATCH_CACHE[toks.key] = [tuple(m) for m in matcher(doc)]
     return found
 
 
-def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str) -> _Reading:
-    lib = lower_is_better(metric_of(None, text), None)
-    matches = sorted(_matches(matcher, doc), key=lambda m: (m[2] - m[1], m[1]))
+def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str, ids: _Tokens
+           ) -> _Reading:
+    matches = sorted(_matches(matcher, doc, ids), key=lambda m: (m[2] - m[1], m[1]))
     vocab = doc.vocab.strings
     reading = _Reading([], [], [], set())
     used = reading.used
+    lib: bool | None = None
     for match_id, start, end in matches:
         label = vocab[match_id]
         if end - start > MAX_SPAN.get(label, MAX_SPAN["STATED"]):
@@ -315,6 +347,8 @@ def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str) -> _R
             base, patched = (toks[0], toks[1]) if label == "BP" else (toks[1], toks[0])
             reading.pairs.append((base, patched, start, end))
         else:
+            if lib is None:  # only a stated change needs it: metric_of is not cheap
+                lib = lower_is_better(metric_of(None, text), None)
             reading.stated.extend(_stated_of(doc, figures, label, start, end, lib, used))
     for s in reading.stated:
         used.add(s.token)
@@ -324,9 +358,10 @@ def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str) -> _R
 def _read(nlp: Any, matcher: Any, c: Candidate
           ) -> tuple[list[Measurement], list[StatedChange], list[LoneResult]]:
     doc, figures = _figures(nlp, c)
-    if {t.lower_ for t in doc} & HEDGES:
+    toks = _tokens(doc)
+    if _has_word(toks, _HEDGE_HASHES, HEDGES, doc):
         return [], [], []
-    reading = _match(doc, matcher, figures, c.text)
+    reading = _match(doc, matcher, figures, c.text, toks)
     measurements = []
     for base, patched, start, end in sorted(reading.pairs, key=lambda p: p[2]):
         note = _stated_near(doc, figures, reading.stated, start, end, reading.used)
@@ -345,7 +380,7 @@ def _read(nlp: Any, matcher: Any, c: Candidate
                      condition=_conditions(figures, s.token))
         for s in sorted(reading.stated, key=lambda s: s.token) if not s.used and not noise
     ]
-    lone = [] if measurements or changes or noise else _lone(doc, figures, reading, c)
+    lone = [] if measurements or changes or noise else _lone(doc, figures, reading, c, toks)
     return measurements, changes, lone
 
 
@@ -359,11 +394,11 @@ def _stated_context(c: Candidate, s: _Stated) -> str:
     return c.text
 
 
-def _lone(doc: Any, figures: dict[int, _Figure], reading: _Reading, c: Candidate
-          ) -> list[LoneResult]:
+def _lone(doc: Any, figures: dict[int, _Figure], reading: _Reading, c: Candidate,
+          toks: _Tokens) -> list[LoneResult]:
     """The one measured figure of a sentence that names it the patch's result ("with this
     change ... now forwards more than 1.2 Mpps"), when the sentence has no other claim."""
-    if not reading.lone or not {t.lower_ for t in doc} & RESULT_WORDS:
+    if not reading.lone or not _has_word(toks, _RESULT_HASHES, RESULT_WORDS, doc):
         return []
     measured = [f for f in figures.values() if f.label == "VAL" and f.token not in reading.used]
     if len(measured) != 1:

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyze import prose
+from analyze.model import Message
 from analyze.prose import (
     find_prose_changes,
     find_prose_claims,
@@ -419,3 +420,62 @@ def test_match_cache_gives_what_the_matcher_gives():
         cold.append(prose.find_prose_claims([s]))
     warm = [prose.find_prose_claims([s]) for s in sentences]
     assert warm == cold
+
+
+def _eval_messages(seeds_dir: Path) -> list[Message]:
+    """Every message of the claims evaluation set and the seeds, parsed."""
+    from analyze.message import parse_message
+    from ingest.local import read_sources
+    from ingest.raw import RawMail
+
+    folder = Path(__file__).parent / "data" / "claims"
+    paths = sorted(p for p in folder.iterdir() if p.suffix in (".eml", ".mbox"))
+    paths += sorted(seeds_dir.iterdir())
+    return [parse_message(r.data, r.origin) for r in read_sources(paths)
+            if isinstance(r, RawMail)]
+
+
+def test_match_cache_key_is_exact_on_the_evaluation_set(seeds_dir):
+    """The match cache keys a sentence by the ids the rules read, words no rule names
+    reduced to 0: on every candidate sentence of the evaluation set and the seeds, and on
+    the same sentences with other digits and other unnamed words, a warm cache gives what
+    the Matcher gives."""
+    import re
+
+    from analyze.sentences import candidates
+
+    nlp, matcher = prose._pipeline()
+    texts: list[tuple[str, ...]] = []
+    for m in _eval_messages(seeds_dir):
+        lines = tuple(re.sub(r"^(?:\s*>)+ ?", "", x) for x in m.body.lines)
+        texts.append(lines)
+        # the same sentences with other figures, and other words where no rule looks
+        texts.append(tuple(re.sub(r"\d", lambda d: str((int(d[0]) + 3) % 9 + 1), x)
+                           for x in lines))
+        texts.append(tuple(re.sub(r"\b(?:hot|path|box|host|see)\b", "zz", x) for x in lines))
+    checked = 0
+    for lines in texts:
+        for c in candidates(lines):
+            doc, _ = prose._figures(nlp, c)
+            toks = prose._tokens(doc)
+            cached = prose._matches(matcher, doc, toks)  # warm after the first sentences
+            assert cached == [tuple(m) for m in matcher(doc)], c.text
+            checked += 1
+    assert checked > 100
+
+
+def test_claims_are_the_same_with_a_cold_and_a_warm_cache(seeds_dir):
+    """Whole extraction over the evaluation set and the seeds: the match cache, cleared
+    before each message or kept across all of them, changes nothing."""
+    from analyze.claims import extract_claims
+
+    messages = _eval_messages(seeds_dir)
+    cold = []
+    for m in messages:
+        prose._MATCH_CACHE.clear()
+        prose._LAST = None
+        cold.append(extract_claims(m))
+    prose._LAST = None
+    warm = [extract_claims(m) for m in messages]
+    assert warm == cold
+    assert sum(len(c) for c in cold) > 50
