@@ -21,7 +21,7 @@ from .tables import (
     BASELINE,
     MAX_ROWS,
     PATCHED,
-    _Commands,
+    ShellContext,
     figure,
     probe_unit,
     resolve_roles,
@@ -271,7 +271,7 @@ def _norm(key: str | None) -> str:
 
 
 def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
-                 cmds: _Commands) -> list[Measurement] | None:
+                 cmds: ShellContext) -> list[Measurement] | None:
     roles = resolve_roles([first.caption, second.caption])
     if roles[0] == BASELINE and roles[1] in (PATCHED, None) or roles == [None, PATCHED]:
         base, patched = first, second
@@ -315,7 +315,7 @@ def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
 
 
 def _block_measurements(lines: Sequence[str], skip: set[int], max_rows: int,
-                        cmds: _Commands) -> list[Measurement]:
+                        cmds: ShellContext) -> list[Measurement]:
     groups = _groups(lines, skip, max_rows)
     out: list[Measurement] = []
     k = 0
@@ -422,5 +422,5 @@ def find_list_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> li
         elif line.strip():
             text = line.strip()
             caption, anchor = (text if len(text) <= _MAX_CAPTION else ""), i
-    out += _block_measurements(lines, used, max_rows, _Commands(lines))
+    out += _block_measurements(lines, used, max_rows, ShellContext(lines))
     return out

@@ -244,7 +244,6 @@ def series_from_dict(d: dict[str, Any]) -> Series:
     )
 
 
-
 def claim_to_dict(claim: Claim) -> dict[str, Any]:
     """The `claim` object of the JSON contract (scenario and verdict come with the simulator)."""
     return {

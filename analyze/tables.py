@@ -217,7 +217,7 @@ def _caption(lines: Sequence[str], i: int) -> str:
     return ""
 
 
-class _Commands:
+class ShellContext:
     """The mail's commands and loops, read once and only when a table or list needs them."""
 
     def __init__(self, lines: Sequence[str]) -> None:
@@ -242,7 +242,7 @@ class _Commands:
         return condition_from_header(header, self.shell.commands, self.shell.loops)
 
 
-def condition_name(header: str, values: Sequence[str], cmds: _Commands,
+def condition_name(header: str, values: Sequence[str], cmds: ShellContext,
                    line: int | None = None) -> str | None:
     """Name of a condition column: a loop variable's meaning (`$c` of `-t $c` → threads), a
     header word (threads, queues, size), or the loop whose values the column lists."""
@@ -313,7 +313,7 @@ def _rows(lines: Sequence[str], i: int, header: _Header,
 
 
 def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
-           cmds: _Commands) -> tuple[list[Measurement], int]:
+           cmds: ShellContext) -> tuple[list[Measurement], int]:
     rows, extra, j = _rows(lines, i, header, max_rows)
     if not rows:
         return [], j
@@ -380,7 +380,7 @@ def find_table_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> l
     Pipe and aligned tables need header words naming the baseline and the patched column;
     the kernel test robot's `%change` tables and `perf stat` blocks are read by layout.
     """
-    cmds = _Commands(lines)
+    cmds = ShellContext(lines)
     out: list[Measurement] = []
     i, n = 0, len(lines)
     while i < n:
