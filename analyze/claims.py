@@ -61,6 +61,29 @@ def _content_end(message: Message) -> int:
     return end
 
 
+# Lines whose form says they hold no result: trailers, a diffstat and its summary, the
+# shortlog header of a cover letter (`Jane Doe (3):`). Read as blank lines (they still end a
+# paragraph or a table), so their addresses, dates and counts are never lexed.
+_NOT_CONTENT = re.compile(
+    r"\s*(?:[A-Z][A-Za-z-]{1,40}-by|Fixes|Link|Closes|Cc): "
+    r"|\s*\S+\s+\|\s+[0-9]+ [+-]+\s*$"
+    r"|\s*[0-9]+ files? changed(?:, [0-9]+ (?:insertion|deletion)s?\([+-]\))*\s*$"
+    r"|\S[^()]{0,80} \([0-9]+\):\s*$"
+)
+
+
+def _not_content(line: str) -> bool:
+    # a quote's attribution: `On Thu, 2 Jul 2015 at 07:07, Eric Dumazet wrote:`
+    text = line.rstrip()
+    if len(text) <= 300 and text.endswith((" wrote:", " writes:")):
+        return True
+    return _NOT_CONTENT.match(line) is not None
+
+
+def _content(lines: Sequence[str]) -> tuple[str, ...]:
+    return tuple("" if _not_content(x) else x for x in lines)
+
+
 def _blocks(message: Message) -> list[_Block]:
     body = message.body
     end = _content_end(message)
@@ -71,7 +94,8 @@ def _blocks(message: Message) -> list[_Block]:
             continue
         depth = body.depths[start]
         lines = body.lines[start:i]
-        blocks.append(_Block(depth, start, tuple(strip_quote(x, depth) for x in lines) if depth else lines))
+        blocks.append(_Block(depth, start, _content([strip_quote(x, depth) for x in lines]
+                                                    if depth else lines)))
         start = i
     return blocks
 

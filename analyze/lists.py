@@ -23,6 +23,7 @@ from .tables import (
     PATCHED,
     ShellContext,
     figure,
+    names_a_side,
     probe_unit,
     resolve_roles,
     role_of,
@@ -316,6 +317,10 @@ def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
 
 def _block_measurements(lines: Sequence[str], skip: set[int], max_rows: int,
                         cmds: ShellContext) -> list[Measurement]:
+    # Two groups pair only when a caption names a side (`resolve_roles`), and a caption is
+    # a short line or its label: a block without such a line has no pair to look for.
+    if not any(len(line) <= _MAX_LINE and names_a_side(line) for line in lines):
+        return []
     groups = _groups(lines, skip, max_rows)
     out: list[Measurement] = []
     k = 0

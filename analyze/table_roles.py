@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from .numbers import find_quantities
 from .quantity import Quantity
@@ -60,6 +61,14 @@ def role_of(text: str) -> str | None:
 
 def names_a_side(text: str) -> bool:
     """True when `text` has a word naming the baseline or the patched run."""
+    if len(text) <= _MAX_HEADER:
+        return _names_a_side(text)
+    return bool(_BASELINE.search(text) or _PATCHED.search(text))
+
+
+@lru_cache(maxsize=32768)
+def _names_a_side(text: str) -> bool:
+    # Kept per line: the table and list readers both ask it of every line of a block.
     return bool(_BASELINE.search(text) or _PATCHED.search(text))
 
 
@@ -124,14 +133,25 @@ def unit_in_text(text: str) -> str | None:
 
 def with_unit(q: Quantity, unit: str | None) -> Quantity:
     """A bare figure given the unit its header or caption names (so `3518448` under
-    `pps` gets its canonical value)."""
+    `pps` gets its canonical value: the lexer's reading of `1 pps`, scaled)."""
     if q.unit or not unit or q.kind in ("percent", "ratio"):
         return q
-    found = find_quantities(f"{q.text} {unit}")
-    if not found or found[0].start != 0 or not found[0].unit:
+    probe = _unit_probe(unit)
+    if probe is None:
         return q
-    f = found[0]
-    return replace(q, unit=f.unit, canonical_unit=f.canonical_unit, canonical_value=f.canonical_value)
+    scale = probe.canonical_value
+    return replace(q, unit=probe.unit, canonical_unit=probe.canonical_unit,
+                   canonical_value=None if scale is None else q.value * scale)
+
+
+@lru_cache(maxsize=4096)
+def _unit_probe(unit: str) -> Quantity | None:
+    """`1 <unit>` as the lexer reads it, when it reads a unit: a table's rows share their
+    header's unit, so it is read once, not once per cell."""
+    found = find_quantities("1 " + unit)
+    if not found or found[0].start != 0 or not found[0].unit:
+        return None
+    return found[0]
 
 
 def figure(qs: Sequence[Quantity]) -> Quantity | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from analyze.claims import extract_claims
 from analyze.errors import BadInput
@@ -54,6 +55,7 @@ def analyze_rows(
     warnings: list[Problem] = []
     analyzed = 0
     pending: list[AnalysisRecord] = []
+    pending_claims: list[tuple[int, list[dict[str, Any]]]] = []
     with store.batch():
         for raw in store.iter_raw(todo):
             try:
@@ -64,7 +66,7 @@ def analyze_rows(
                 continue
             warnings += [Problem(raw.origin, w) for w in message.warnings]
             if claims:
-                store.save_claims(raw.row, [claim_to_dict(c) for c in extract_claims(message)])
+                pending_claims.append((raw.row, [claim_to_dict(c) for c in extract_claims(message)]))
             pending.append(
                 AnalysisRecord.from_message(
                     raw.row, message, analyzer_version=ANALYZER_VERSION, doc=message_to_dict(message)
@@ -72,13 +74,22 @@ def analyze_rows(
             )
             analyzed += 1
             if len(pending) >= BATCH:
-                store.save_analyses(pending)
-                pending.clear()
+                _flush(store, pending, pending_claims)
             if progress:
                 progress(1)
-        store.save_analyses(pending)
+        _flush(store, pending, pending_claims)
     series_count = rebuild_series(store)
     return RefreshResult(analyzed, series_count, tuple(problems), tuple(warnings))
+
+
+def _flush(store: Store, pending: list[AnalysisRecord],
+           pending_claims: list[tuple[int, list[dict[str, Any]]]]) -> None:
+    # A message's claims go in before its analysis: a message counts as analysed only
+    # once both are stored, so a crash between the two is redone on the next run.
+    store.save_claims_many(pending_claims)
+    store.save_analyses(pending)
+    pending_claims.clear()
+    pending.clear()
 
 
 def stored_messages(store: Store) -> list[Message]:

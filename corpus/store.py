@@ -340,23 +340,34 @@ class Store:
 
     def save_claims(self, message_row: int, docs: Sequence[Mapping[str, Any]]) -> None:
         """Replace the claims read from one stored message (docs in the JSON contract's shape)."""
+        self.save_claims_many([(message_row, docs)])
+
+    def save_claims_many(self, items: Iterable[tuple[int, Sequence[Mapping[str, Any]]]]) -> None:
+        """Replace the claims of several stored messages at once: (message row, docs) each.
+        One statement for all of them, where a message at a time would pay SQLite's
+        per-statement cost for every mail without a claim."""
+        items = list(items)
+        if not items:
+            return
         with self._write(), self._guard():
-            self._conn.execute("DELETE FROM claims WHERE found_row = ?", (message_row,))
+            self._conn.executemany("DELETE FROM claims WHERE found_row = ?",
+                                   [(row,) for row, _ in items])
             self._conn.executemany(
                 "INSERT OR REPLACE INTO claims (id, found_row, origin, found_in, quoted, metric,"
                 " direction, date_utc, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
-                        d["id"], message_row, d["message_id"], d["found_in"], int(d["quoted"]),
+                        d["id"], row, d["message_id"], d["found_in"], int(d["quoted"]),
                         d["metric"],
                         d["direction"],
                         _utc_text(datetime.fromisoformat(d["date"])) if d.get("date") else None,
                         _json(d),
                     )
+                    for row, docs in items
                     for d in docs
                 ],
             )
-        self._tick()
+        self._tick(len(items))
 
     def claim_docs(
         self, *, metric: str | None = None, direction: str | None = None,

@@ -113,3 +113,31 @@ def test_a_change_under_another_condition_is_kept():
     claims = _claims(body)
     assert sorted((c.source, c.condition) for c in claims) == [
         ("list", (("queues", "1"),)), ("prose", (("queues", "8"),))]
+
+
+def test_trailers_diffstats_and_attributions_give_no_claims():
+    body = (
+        "On Mon, 3 Mar 2025 at 10:00, Bo Example <bo2@example.org> wrote:\n"
+        "\n"
+        "Jane Doe (2):\n"
+        "  net: one thing\n"
+        "\n"
+        " net/core/dev.c | 12 ++++++------\n"
+        " 1 file changed, 6 insertions(+), 6 deletions(-)\n"
+        "\n"
+        "Fixes: 1234567890ab (\"net: from 5 to 10 queues\")\n"
+        "Tested-by: Bo Example <bo2@example.org> # 5 Mpps before, 9 Mpps after\n"
+        "Signed-off-by: Jane Doe <jane1@example.org>\n"
+    )
+    assert _claims(body) == ()
+
+
+def test_a_table_ends_at_a_trailer_line():
+    body = (
+        "threads | before (pps) | after (pps)\n"
+        "1       | 100          | 110\n"
+        "2       | 200          | 230\n"
+        "Tested-by: Bo Example <bo2@example.org>\n"
+    )
+    claims = _claims(body)
+    assert [(c.baseline, c.patched) for c in claims] == [(100, 110), (200, 230)]

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyze import prose
+from analyze import prose, prose_read
 from analyze.model import Message
 from analyze.prose import (
     find_prose_changes,
@@ -247,7 +247,7 @@ _WORDS = st.sampled_from(["before", "after", "from", "to", "the", "patch", "Mpps
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.lists(_WORDS, max_size=20).map(" ".join), max_size=6))
 def test_spacy_not_loaded_without_figures(lines):
-    with mock.patch.object(prose, "_pipeline", side_effect=AssertionError("loaded")):
+    with mock.patch.object(prose_read, "pipeline", side_effect=AssertionError("loaded")):
         assert find_prose_claims(lines) == ([], [])
 
 
@@ -392,7 +392,7 @@ def test_no_patched_figure_alone(text):
 
 
 def test_rule_words_with_digits_are_never_figures():
-    """prose._matches caches Matcher results by token shape with digit-bearing figures
+    """prose_read.matches_of caches Matcher results by token shape with digit-bearing figures
     reduced to their label; that is only sound while no rule word with a digit can be a
     figure (`v2` in "with v2" is a version, never a figure)."""
     from analyze.numbers import find_quantities
@@ -405,8 +405,6 @@ def test_rule_words_with_digits_are_never_figures():
 
 
 def test_match_cache_gives_what_the_matcher_gives():
-    import analyze.prose as prose
-
     sentences = [
         "With 8 queues this goes from 7.4 Mpps to 8.1 Mpps.",
         "With 4 queues this goes from 12.7 Mpps to 13.1 Mpps.",
@@ -416,7 +414,8 @@ def test_match_cache_gives_what_the_matcher_gives():
     ]
     cold = []
     for s in sentences:
-        prose._MATCH_CACHE.clear()
+        prose_read.MATCH_CACHE.clear()
+        prose._READINGS.clear()
         cold.append(prose.find_prose_claims([s]))
     warm = [prose.find_prose_claims([s]) for s in sentences]
     assert warm == cold
@@ -444,7 +443,7 @@ def test_match_cache_key_is_exact_on_the_evaluation_set(seeds_dir):
 
     from analyze.sentences import candidates
 
-    nlp, matcher = prose._pipeline()
+    nlp, matcher = prose_read.pipeline()
     texts: list[tuple[str, ...]] = []
     for m in _eval_messages(seeds_dir):
         lines = tuple(re.sub(r"^(?:\s*>)+ ?", "", x) for x in m.body.lines)
@@ -456,9 +455,10 @@ def test_match_cache_key_is_exact_on_the_evaluation_set(seeds_dir):
     checked = 0
     for lines in texts:
         for c in candidates(lines):
-            doc, _ = prose._figures(nlp, c)
-            toks = prose._tokens(doc)
-            cached = prose._matches(matcher, doc, toks)  # warm after the first sentences
+            shape = prose._shape(c)
+            doc, _ = prose_read.figures_of(nlp, shape.text, shape.figures)
+            toks = prose_read.tokens_of(doc)
+            cached = prose_read.matches_of(matcher, doc, toks)  # warm after the first sentences
             assert cached == [tuple(m) for m in matcher(doc)], c.text
             checked += 1
     assert checked > 100
@@ -472,10 +472,56 @@ def test_claims_are_the_same_with_a_cold_and_a_warm_cache(seeds_dir):
     messages = _eval_messages(seeds_dir)
     cold = []
     for m in messages:
-        prose._MATCH_CACHE.clear()
+        prose_read.MATCH_CACHE.clear()
+        prose._READINGS.clear()
         prose._LAST = None
         cold.append(extract_claims(m))
     prose._LAST = None
     warm = [extract_claims(m) for m in messages]
     assert warm == cold
     assert sum(len(c) for c in cold) > 50
+
+
+# --- readings kept per shape: sentences that differ only in their figures ---------------
+
+
+def test_sentences_of_one_shape_keep_their_own_figures():
+    """The second sentence is read from the first one's reading: its own values, signs,
+    conditions and lines come back, never the first one's."""
+    prose._READINGS.clear()
+    lines = ["With 8 queues this goes from 7.4 Mpps to 8.1 Mpps (+9.5%).", "",
+             "With 16 queues this goes from 12.7 Mpps to 13.1 Mpps (+3.1%)."]
+    first, second = find_prose_measurements(lines)
+    assert len(prose._READINGS) == 1
+    assert (first.baseline.value, first.patched.value, first.stated.value) == (7.4, 8.1, 9.5)
+    assert (second.baseline.value, second.patched.value, second.stated.value) == (12.7, 13.1, 3.1)
+    assert (first.condition, second.condition) == ((("queues", "8"),), (("queues", "16"),))
+    assert (first.line, second.line) == (0, 2)
+
+
+def test_a_shared_reading_signs_each_ratio_by_its_own_value():
+    """"slower by 2x" is a ratio below 1 whatever figure the shape was first read with; a
+    ratio written below 1 stays as written."""
+    prose._READINGS.clear()
+    [a] = find_prose_changes(["TCP_RR is slower by 2x with the patch."])
+    [b] = find_prose_changes(["TCP_RR is slower by 4x with the patch."])
+    [c] = find_prose_changes(["TCP_RR is slower by 0.5x with the patch."])
+    assert [(x.stated.value, x.stated.sign) for x in (a, b, c)] == [(0.5, -1), (0.25, -1),
+                                                                    (0.5, -1)]
+
+
+def test_a_word_ratio_points_at_its_word_in_the_sentence():
+    """"doubles" is found in the shape; its place is given back in the sentence, whose
+    figures before it are longer than their shape."""
+    [change] = find_prose_changes(["At 1,234,567 pps per queue this patch doubles the throughput."])
+    text = change.quote
+    assert text[change.stated.start:change.stated.end] == "doubles"
+    assert change.stated.value == 2.0
+
+
+def test_shapes_keep_figures_of_other_kinds_apart():
+    """Same words, a percentage in one and a plain number in the other: two readings."""
+    prose._READINGS.clear()
+    find_prose_claims(["Throughput improves by 12% with this patch."])
+    find_prose_claims(["Throughput improves by 12 with this patch."])
+    assert len(prose._READINGS) == 2

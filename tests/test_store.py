@@ -423,3 +423,25 @@ def test_migrates_a_version_1_store_keeping_its_mail(tmp_path):
         assert store.unanalyzed_rows("2") == [1]  # a newer analyzer tries again
     with sqlite3.connect(path) as check:
         assert check.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+
+
+# -- claims ----------------------------------------------------------------------------------
+
+
+def _claim_doc(cid: str, found_in: str, metric: str = "throughput") -> dict:
+    return {"id": cid, "message_id": found_in, "found_in": found_in, "quoted": False,
+            "metric": metric, "direction": "improvement", "date": "2025-03-03T10:00:00+01:00"}
+
+
+def test_claims_of_many_messages_replace_each_message_own(fresh_store):
+    """save_claims_many replaces each listed message's claims, and only those."""
+    a = add(fresh_store, mail("a@x"), "<a@x>").row
+    b = add(fresh_store, mail("b@x"), "<b@x>").row
+    fresh_store.save_claims_many([(a, [_claim_doc("c1", "a@x"), _claim_doc("c2", "a@x")]),
+                                  (b, [_claim_doc("c3", "b@x")])])
+    assert sorted(d["id"] for d in fresh_store.claim_docs()) == ["c1", "c2", "c3"]
+    fresh_store.save_claims_many([(a, [_claim_doc("c4", "a@x", "latency")]), (b, [])])
+    docs = fresh_store.claim_docs()
+    assert [(d["id"], d["metric"]) for d in docs] == [("c4", "latency")]
+    fresh_store.save_claims(a, [])
+    assert fresh_store.claim_docs() == []

@@ -1,0 +1,485 @@
+"""Reading one sentence's shape with spaCy: which figures pair up, which change is stated.
+
+`analyze/prose.py` hands over a sentence's *shape*: its text with every digit run of a figure
+written `0` (`from 0.0 Mpps to 0.0 Mpps`) and the figures' kinds and units, never their
+values. This module tokenizes it with a blank English pipeline and the sentencizer, merges
+each figure into one token labelled VAL / PCT / RATIO (or COND / SETUP / SPREAD when it says
+what was run, or how noisy, rather than what was measured), runs the `Matcher` rules of
+`analyze/prose_rules.py`, and returns a `Reading` that names figures by their position in the
+sentence. Values never enter a reading, so sentences that differ only in their figures share
+one (prose.py caches it), and prose.py puts the figures back.
+
+spaCy is imported on the first sentence read, so mail without a candidate never pays for it.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .commands import condition_from_header
+from .prose_rules import (
+    BYTE_WORDS,
+    COMPARATIVES,
+    CONDITION_NOUNS,
+    HARDWARE_COUNTS,
+    HEDGES,
+    MACHINE_NOUNS,
+    MAX_SPAN,
+    METRIC_WORD,
+    MODIFIERS,
+    NOISE,
+    NOT_A_CHANGE_AFTER,
+    PACKET_NOUNS,
+    RANGE_WORDS,
+    RESULT_WORDS,
+    SETUP_AFTER,
+    SETUP_BEFORE,
+    SETUP_OBJECTS,
+    SPEED_WORDS,
+    SPREAD_BEFORE,
+    WORD_VALUES,
+    add_rules,
+    rule_words,
+)
+from .quantity import Quantity
+from .units import lower_is_better, metric_of
+
+# --- what a reading is --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StatedRef:
+    """A stated change: the figure it is (by position), or a word ("doubles", "halves"),
+    and which way the words say the measured value went."""
+
+    token: int  # the token it sits on (orders the changes of a sentence)
+    figure: int | None  # position of the figure among the sentence's figures
+    word: tuple[int, int, str, float] | None  # a word ratio: start, end (in the shape), text, value
+    direction: str | None  # UP / DOWN / GOOD / BAD; None: as written ("from 5 to 7 Mpps (+40%)")
+    lower_is_better: bool
+    speed: bool  # "faster", "slower": a change of speed, hence of throughput
+
+
+Conditions = tuple[tuple[str, int], ...]  # (name, position of the figure giving the value)
+
+
+@dataclass(frozen=True)
+class PairRef:
+    baseline: int
+    patched: int
+    stated: StatedRef | None
+    conditions: Conditions
+
+
+@dataclass(frozen=True)
+class ChangeRef:
+    stated: StatedRef
+    conditions: Conditions
+
+
+@dataclass(frozen=True)
+class LoneRef:
+    figure: int
+    conditions: Conditions
+
+
+@dataclass(frozen=True)
+class Reading:
+    pairs: tuple[PairRef, ...] = ()
+    changes: tuple[ChangeRef, ...] = ()
+    lone: tuple[LoneRef, ...] = ()
+
+
+NOTHING = Reading()
+
+# --- the spaCy pipeline, loaded once on first need ----------------------------------------
+
+_PIPELINE: tuple[Any, Any] | None = None
+LOADS = 0  # how many times the pipeline was built (tests check it stays 0 without figures)
+
+
+def pipeline() -> tuple[Any, Any]:
+    """spaCy's blank English pipeline with the sentencizer, and the Matcher with our rules."""
+    global _PIPELINE, LOADS
+    if _PIPELINE is None:
+        import spacy
+        from spacy.matcher import Matcher
+
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
+        matcher = Matcher(nlp.vocab)
+        add_rules(matcher)
+        strings = nlp.vocab.strings
+        _RULE_HASHES.update(strings.add(w) for w in rule_words())
+        _HEDGE_HASHES.update(strings.add(w) for w in HEDGES)
+        _RESULT_HASHES.update(strings.add(w) for w in RESULT_WORDS)
+        _PIPELINE = (nlp, matcher)
+        LOADS += 1
+        # spaCy's vocabulary, rules and modules live as long as the process: keep the
+        # collector from walking them again on every full collection.
+        gc.freeze()
+    return _PIPELINE
+
+
+# Hashes (spaCy's string ids) of the words the rules compare with, of HEDGES and of
+# RESULT_WORDS: a sentence's tokens are read as one array of ids (`Tokens`), not token by
+# token, which costs more than the matching on the short sentences mail holds.
+_RULE_HASHES: set[int] = set()
+_HEDGE_HASHES: set[int] = set()
+_RESULT_HASHES: set[int] = set()
+
+
+# --- what a figure is: measured, a condition, setup or a spread ---------------------------
+
+_HARDWARE = "<hardware>"  # a condition-looking count that describes the machine
+
+
+def _condition_key(noun: str) -> str | None:
+    key = condition_from_header(noun)  # the names tables use: "RX queues" -> queues
+    if key and key != "device":  # "2 NICs" is hardware, not a load that varies
+        return key
+    return CONDITION_NOUNS.get(noun)
+
+
+def _glued(doc: Any, span: Any) -> bool:
+    """The figure is joined to the next word by a hyphen: "2-socket", "64-byte"."""
+    end = span.end
+    return end + 1 < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_ \
+        and not doc[end].whitespace_
+
+
+def _condition_of(doc: Any, span: Any, q: Quantity) -> str | None:
+    """"queues" for "8 RX queues", "packet_size" for "64-byte packets"; `_HARDWARE` for
+    "2-socket box" and "64-core server" (what the machine is)."""
+    if q.kind != "number" or q.canonical_unit not in (None, "B"):
+        return None
+    bytes_seen = q.canonical_unit == "B"
+    glued = _glued(doc, span)
+    window = doc[span.end:span.end + 4]
+    for k, tok in enumerate(window):
+        word = tok.lower_
+        if word in PACKET_NOUNS:
+            return "packet_size" if bytes_seen else None
+        key = _condition_key(word) if q.canonical_unit is None else None
+        if key:
+            after = doc[tok.i + 1].lower_ if tok.i + 1 < len(doc) else ""
+            if glued and k == 1 and (word in HARDWARE_COUNTS or after in MACHINE_NOUNS):
+                return _HARDWARE
+            return key
+        if word not in MODIFIERS:
+            return None
+        bytes_seen = bytes_seen or word in BYTE_WORDS - {"-"}
+    return None
+
+
+def _is_setup(doc: Any, span: Any) -> bool:
+    before = {t.lower_ for t in doc[max(0, span.start - 3):span.start]}
+    after = {t.lower_ for t in doc[span.end:span.end + 2]}
+    return bool(before & SETUP_BEFORE or after & SETUP_AFTER)
+
+
+def _is_spread(doc: Any, span: Any, q: Quantity, text: str) -> bool:
+    """"±1%", "+-0.4%", "run-to-run variance of 2%": how noisy a result is, not a change.
+    `text` is the doc's text (`doc.text` is rebuilt from the tokens on each call)."""
+    if span.start_char > 0 and text[max(0, span.start_char - 3):span.start_char].rstrip() \
+            .endswith(("±", "+-", "+/-")):
+        return True
+    if q.text.lstrip().startswith(("±", "+-", "+/-")):
+        return True
+    return bool({t.lower_ for t in doc[max(0, span.start - 3):span.start]} & SPREAD_BEFORE)
+
+
+def _label(doc: Any, span: Any, q: Quantity, text: str) -> tuple[str, str | None]:
+    if q.kind in ("percent", "ratio") and _is_spread(doc, span, q, text):
+        return "SPREAD", None
+    if q.kind == "percent":
+        return "PCT", None
+    if q.kind == "ratio":
+        return "RATIO", None
+    condition = _condition_of(doc, span, q)
+    if condition == _HARDWARE:
+        return "SETUP", None
+    if condition is not None:
+        return "COND", condition
+    return ("SETUP" if _is_setup(doc, span) else "VAL"), None
+
+
+# --- reading one sentence -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Figure:
+    token: int  # index of the merged token
+    position: int  # index among the sentence's figures
+    quantity: Quantity
+    label: str
+    condition: str | None
+
+
+@dataclass
+class _Stated:
+    ref: StatedRef
+    used: bool = False
+
+    @property
+    def token(self) -> int:
+        return self.ref.token
+
+
+def _compatible(a: Quantity, b: Quantity, sentence: str) -> bool:
+    """Two figures of one measure: same canonical unit, or one borrowing the other's
+    ("from 40 to 25us"); two bare numbers only when the sentence names what they measure."""
+    if (a.kind == "percent") != (b.kind == "percent"):
+        return False
+    if a.canonical_unit and b.canonical_unit:
+        return a.canonical_unit == b.canonical_unit
+    if a.canonical_unit or b.canonical_unit:
+        return True
+    return bool(METRIC_WORD.search(sentence))
+
+
+def figures_of(nlp: Any, text: str, quantities: Sequence[Quantity]
+               ) -> tuple[Any, dict[int, _Figure]]:
+    """The sentence as spaCy tokens, each figure merged into one labelled token."""
+    from spacy.tokens import Span
+
+    doc = nlp.make_doc(text)
+    chosen: list[tuple[Any, int, Quantity, str, str | None]] = []
+    taken = 0
+    for position, q in enumerate(quantities):
+        span = doc.char_span(q.start, q.end, alignment_mode="expand")
+        if span is None or len(span) == 0 or span.start < taken:
+            continue  # figures that share a token: keep the first
+        taken = span.end
+        label, condition = _label(doc, span, q, text)
+        chosen.append((span, position, q, label, condition))
+    doc.ents = [Span(doc, span.start, span.end, label=label) for span, _, _, label, _ in chosen]
+    # The spans are disjoint and in order, so a figure's merged token sits where its span
+    # began, less the tokens the merges before it removed: no walk over the merged tokens.
+    figures: dict[int, _Figure] = {}
+    removed = 0
+    with doc.retokenize() as retokenizer:
+        for span, position, q, label, condition in chosen:
+            i = span.start - removed
+            figures[i] = _Figure(i, position, q, label, condition)
+            removed += len(span) - 1
+            if len(span) > 1:
+                retokenizer.merge(span)
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    return doc, figures
+
+
+# The rules test a token's LOWER and ORTH text, IS_PUNCT, ENT_TYPE and IS_SENT_START, and
+# nothing else; the Matcher compares string ids. So a sentence's matches are a function of
+# those ids with every LOWER/ORTH id the rules never name reduced to 0: sentences that differ
+# only in words no rule reads ("in skbuff", "in ice_main") are matched once.
+MATCH_CACHE: dict[bytes, list[tuple[int, int, int]]] = {}
+_MATCH_CACHE_SIZE = 20_000
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """What the rules and the checks read of a sentence's tokens, as spaCy string ids."""
+
+    lower: list[int]
+    key: bytes  # the match cache key (see above)
+
+
+def tokens_of(doc: Any) -> Tokens:
+    from spacy.attrs import ENT_TYPE, IS_PUNCT, LOWER, ORTH, SENT_START
+
+    rows = doc.to_array([LOWER, ORTH, ENT_TYPE, IS_PUNCT, SENT_START])
+    lower = rows[:, 0].tolist()
+    words = _RULE_HASHES
+    key = rows.copy()
+    key[:, 0] = [h if h in words else 0 for h in lower]
+    key[:, 1] = [h if h in words else 0 for h in rows[:, 1].tolist()]
+    return Tokens(lower, key.tobytes())
+
+
+def _has_word(toks: Tokens, hashes: set[int], words: frozenset[str], doc: Any) -> bool:
+    """Whether a token's lower-case text is one of `words` (ids found, then the strings)."""
+    strings = doc.vocab.strings
+    return any(h in hashes and strings[h] in words for h in toks.lower)
+
+
+def matches_of(matcher: Any, doc: Any, toks: Tokens) -> list[tuple[int, int, int]]:
+    found = MATCH_CACHE.get(toks.key)
+    if found is None:
+        if len(MATCH_CACHE) >= _MATCH_CACHE_SIZE:
+            MATCH_CACHE.clear()
+        found = MATCH_CACHE[toks.key] = [tuple(m) for m in matcher(doc)]
+    return found
+
+
+@dataclass
+class _Match:
+    pairs: list[tuple[int, int, int, int]]  # baseline token, patched token, match start, end
+    stated: list[_Stated]
+    lone: list[tuple[int, int]]  # LONE match spans
+    used: set[int]
+
+
+def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str, ids: Tokens
+           ) -> _Match:
+    matches = sorted(matches_of(matcher, doc, ids), key=lambda m: (m[2] - m[1], m[1]))
+    vocab = doc.vocab.strings
+    found = _Match([], [], [], set())
+    used = found.used
+    lib: bool | None = None
+    for match_id, start, end in matches:
+        label = vocab[match_id]
+        if end - start > MAX_SPAN.get(label, MAX_SPAN["STATED"]):
+            continue
+        if label == "LONE":
+            found.lone.append((start, end))
+        elif label in ("BP", "PB"):
+            toks = [i for i in range(start, end) if i in figures and figures[i].label in
+                    ("VAL", "PCT")]
+            if len(toks) != 2 or used & set(toks):
+                continue
+            first, second = (figures[i].quantity for i in toks)
+            if not _compatible(first, second, text):
+                continue
+            if doc[start].lower_ == "from" and {t.lower_ for t in doc[max(0, start - 3):start]} \
+                    & (RANGE_WORDS | SETUP_OBJECTS):
+                continue
+            used.update(toks)
+            base, patched = (toks[0], toks[1]) if label == "BP" else (toks[1], toks[0])
+            found.pairs.append((base, patched, start, end))
+        else:
+            if lib is None:  # only a stated change needs it: metric_of is not cheap
+                lib = lower_is_better(metric_of(None, text), None)
+            found.stated.extend(_stated_of(doc, figures, label, start, end, lib, used))
+    for s in found.stated:
+        used.add(s.token)
+    return found
+
+
+def read_shape(text: str, quantities: Sequence[Quantity]) -> Reading:
+    """What a sentence's shape claims: its before/after pairs, the changes it states without
+    their figures, and a patched figure given alone. `quantities` are the shape's figures in
+    order (their values are not read)."""
+    nlp, matcher = pipeline()
+    doc, figures = figures_of(nlp, text, quantities)
+    toks = tokens_of(doc)
+    if _has_word(toks, _HEDGE_HASHES, HEDGES, doc):
+        return NOTHING
+    found = _match(doc, matcher, figures, text, toks)
+    pairs = []
+    for base, patched, start, end in sorted(found.pairs, key=lambda p: p[2]):
+        note = _stated_near(doc, figures, found.stated, start, end, found.used)
+        pairs.append(PairRef(figures[base].position, figures[patched].position, note,
+                             _conditions(figures, start)))
+    # "~1% worse, which is in the noise": the mail says the change is none
+    noise = bool(NOISE.search(text))
+    changes = tuple(
+        ChangeRef(s.ref, _conditions(figures, s.token))
+        for s in sorted(found.stated, key=lambda s: s.token) if not s.used and not noise
+    )
+    lone = () if pairs or changes or noise else _lone(doc, figures, found, toks)
+    return Reading(tuple(pairs), changes, lone)
+
+
+def _lone(doc: Any, figures: dict[int, _Figure], found: _Match, toks: Tokens
+          ) -> tuple[LoneRef, ...]:
+    """The one measured figure of a sentence that names it the patch's result ("with this
+    change ... now forwards more than 1.2 Mpps"), when the sentence has no other claim."""
+    if not found.lone or not _has_word(toks, _RESULT_HASHES, RESULT_WORDS, doc):
+        return ()
+    measured = [f for f in figures.values() if f.label == "VAL" and f.token not in found.used]
+    if len(measured) != 1:
+        return ()  # two figures and no pair: which one is the patch's is not said
+    fig = measured[0]
+    q = fig.quantity
+    if q.canonical_unit in (None, "%", "x") or q.kind not in ("number", "range", "duration"):
+        return ()  # a bare count is not a result ("now uses 4096 entries")
+    if not any(start <= fig.token < end for start, end in found.lone):
+        return ()
+    if fig.token + 1 < len(doc) and doc[fig.token + 1].lower_ in COMPARATIVES:
+        return ()  # "64 MB less memory" is a difference
+    return (LoneRef(fig.position, _conditions(figures, fig.token)),)
+
+
+def _stated_of(doc: Any, figures: dict[int, _Figure], label: str, start: int, end: int,
+               lib: bool, used: set[int]) -> list[_Stated]:
+    """The change a match of UP/DOWN/GOOD/BAD or a word ratio states, if it is one."""
+    span_words = {t.lower_ for t in doc[start:end]}
+    knob = any(doc[i].lower_ in CONDITION_NOUNS and doc[i - 1].lower_ in ("of", "the", "more")
+               for i in range(max(1, start), end))  # "increase the number of queues by 2x"
+    if knob or span_words & SETUP_OBJECTS or (end < len(doc) and doc[end].lower_ in NOT_A_CHANGE_AFTER):
+        return []
+    # "2x faster", "10% slower": the measured value is a speed, whatever the sentence names.
+    # The word of change opens or closes the match ("faster by 2x", "2x faster").
+    speed = label in ("GOOD", "BAD", "WORD_UP", "WORD_DOWN") and \
+        bool({doc[start].lower_, doc[end - 1].lower_} & SPEED_WORDS)
+    if label in ("WORD_UP", "WORD_DOWN"):
+        return _word_ratio(doc, figures, start, end, lib, used, speed)
+    toks = [i for i in range(start, end) if i in figures and figures[i].label in ("PCT", "RATIO")]
+    if len(toks) != 1 or toks[0] in used:
+        return []
+    used.add(toks[0])
+    direction = {"GOOD": "UP", "BAD": "DOWN"}[label] if speed else label
+    return [_Stated(StatedRef(toks[0], figures[toks[0]].position, None, direction, lib, speed))]
+
+
+def _word_ratio(doc: Any, figures: dict[int, _Figure], start: int, end: int, lib: bool,
+                used: set[int], speed: bool) -> list[_Stated]:
+    """"twice as fast", "doubles the throughput", "halves the latency"."""
+    word = doc[start].lower_
+    if word.startswith(("doubl", "tripl", "halv")):
+        # "doubles the throughput" but not "doubles the ring size"
+        following = doc[end:end + 4].text
+        if not METRIC_WORD.search(following) or {t.lower_ for t in doc[end:end + 4]} \
+                & SETUP_OBJECTS:
+            return []
+    if start in used:
+        return []
+    used.add(start)
+    last = doc[end - 1].lower_
+    slow = last in ("slow", "low", "little", "few") or word.startswith("halv")
+    if speed:
+        direction = "DOWN" if slow else "UP"
+    else:
+        direction = "DOWN" if slow else ("GOOD" if last == "good" else "UP")
+    fig = figures.get(start)
+    if fig is not None and fig.label == "RATIO":  # the lexer reads "twice" itself
+        return [_Stated(StatedRef(start, fig.position, None, direction, lib, speed))]
+    tok = doc[start]
+    written = (tok.idx, tok.idx + len(tok.text), tok.text, WORD_VALUES.get(word, 2.0))
+    return [_Stated(StatedRef(start, None, written, direction, lib, speed))]
+
+
+def _stated_near(doc: Any, figures: dict[int, _Figure], stated: list[_Stated], start: int,
+                 end: int, used: set[int]) -> StatedRef | None:
+    """The change stated with a pair: a worded one in the same clause ("improves ... from 5
+    to 10 Mpps, a 2x gain"), else a bare one right after it ("from 5 to 7 Mpps (+40%)")."""
+    near = [s for s in stated if not s.used and start - 8 <= s.token < end + 8]
+    if near:
+        best = min(near, key=lambda s: min(abs(s.token - start), abs(s.token - end)))
+        best.used = True
+        return best.ref
+    for i in range(end, min(end + 3, len(doc))):
+        fig = figures.get(i)
+        if fig is not None:
+            if fig.label in ("PCT", "RATIO") and i not in used:
+                used.add(i)
+                return StatedRef(i, fig.position, None, None, False, False)
+            break
+    return None
+
+
+def _conditions(figures: dict[int, _Figure], near: int) -> Conditions:
+    """What the figures were measured under: the condition of each kind nearest the claim."""
+    best: dict[str, tuple[int, int]] = {}
+    for fig in figures.values():
+        if fig.condition is None:
+            continue
+        distance = abs(fig.token - near)
+        if fig.condition not in best or distance < best[fig.condition][0]:
+            best[fig.condition] = (distance, fig.position)
+    return tuple((key, position) for key, (_, position) in best.items())
