@@ -115,6 +115,8 @@ _MONTH = (
 _IPV4 = re.compile(r"(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2}|:[0-9]{1,5})?"
                    r"(?![0-9]|\.[0-9])")
 _ADDRESS = re.compile(r"(?<![\w.+=%\-])[\w.+=%\-]+@[\w\-]+(?:\.[\w\-]+)*")
+_FILE_NAME = re.compile(r"(?<![\w\-/.])[\w\-/]+(?:\.[\w\-]+)*\.(?:c|h|S|py|sh|patch|diff|txt|"
+                        r"rst|json|ya?ml|o|ko|mbox|log|csv|bpf|dts|dtsi)(?!\w)")
 # Each pattern runs only when one of its literals is in the line (most lines hold none).
 _EXCLUDED: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     # hunk headers: `@@ -321,8 +321,8 @@`
@@ -151,8 +153,7 @@ _EXCLUDED: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
                 r"(?<!\w)[0-9]+ deletions?\(-\)")),
     (("|",), re.compile(r"\|\s{1,8}(?:[0-9]+ [+\-]+\s*$|Bin [0-9]+ -> [0-9]+ bytes)")),
     # file names with a digit: `0001-net-sched.patch`, `test_bpf2.c`
-    ((".",), re.compile(r"(?<![\w\-/.])[\w\-/]+(?:\.[\w\-]+)*\.(?:c|h|S|py|sh|patch|diff|txt|"
-                        r"rst|json|ya?ml|o|ko|mbox|log|csv|bpf|dts|dtsi)(?!\w)")),
+    ((".",), _FILE_NAME),
     ((".",), _IPV4),
 )
 
@@ -186,17 +187,28 @@ def clear_cache() -> None:
     _cached.cache_clear()
 
 
+# Each pattern's gate: its one literal, or a search for any of its literals. The file-name
+# pattern tries a match at every word; most lines hold no file extension at all.
+_FILE_EXTENSION = re.compile(r"\.(?:c|h|S|py|sh|patch|diff|txt|rst|json|ya?ml|o|ko|mbox|log|csv"
+                             r"|bpf|dts|dtsi)(?!\w)")
+_GATES: tuple[tuple[str | re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (_FILE_EXTENSION if pattern is _FILE_NAME else
+     needles[0] if len(needles) == 1 else re.compile("|".join(map(re.escape, needles))), pattern)
+    for needles, pattern in _EXCLUDED
+)
+_ANY_DIGIT = re.compile(r"[0-9]")
+
+
 def _excluded_spans(line: str) -> list[tuple[int, int]]:
     """Sorted, merged spans of the line that hold no figures."""
     spans: list[tuple[int, int]] = []
-    for needles, pattern in _EXCLUDED:
-        if not any(needle in line for needle in needles):
+    for gate, pattern in _GATES:
+        if (gate not in line) if isinstance(gate, str) else (gate.search(line) is None):
             continue
         for m in pattern.finditer(line):
-            text = m.group()
-            if not any(ch.isdigit() for ch in text):
+            if _ANY_DIGIT.search(line, m.start(), m.end()) is None:
                 continue
-            if pattern is _IPV4 and not _is_ipv4(text):
+            if pattern is _IPV4 and not _is_ipv4(m.group()):
                 continue
             spans.append(m.span())
     if "@" in line:

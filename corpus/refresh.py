@@ -8,7 +8,9 @@ next to parsing mail.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import gc
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,7 +58,7 @@ def analyze_rows(
     analyzed = 0
     pending: list[AnalysisRecord] = []
     pending_claims: list[tuple[int, list[dict[str, Any]]]] = []
-    with store.batch():
+    with store.batch(), fewer_collections():
         for raw in store.iter_raw(todo):
             try:
                 message = parse_message(raw.data, raw.origin, limits)
@@ -80,6 +82,22 @@ def analyze_rows(
         _flush(store, pending, pending_claims)
     series_count = rebuild_series(store)
     return RefreshResult(analyzed, series_count, tuple(problems), tuple(warnings))
+
+
+@contextmanager
+def fewer_collections(young: int = 20_000) -> Iterator[None]:
+    """Let the cyclic garbage collector run less often while a batch is analysed.
+
+    Analysis allocates many objects per mail that mostly live until the batch is written,
+    so the default threshold (700 allocations) starts a collection every few messages, each
+    walking what the caches and the spaCy pipeline hold: about a tenth of the batch's time.
+    Reference counting still frees everything at once; only cycles wait a little longer."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(young, before[0]), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def _flush(store: Store, pending: list[AnalysisRecord],
