@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from .prose_gate import could_match
 from .prose_read import ChangeRef, Conditions, LoneRef, PairRef, Reading, StatedRef, read_shape
 from .quantity import Measurement, Quantity
 from .sentences import MAX_SENTENCE, Candidate, candidates
@@ -217,6 +218,8 @@ def _find(lines: Sequence[str]) -> _Found:
     changes: list[StatedChange] = []
     lone: list[LoneResult] = []
     for c in candidates(lines):
+        if not could_match(c.text, c.quantities):
+            continue  # no rule can match it: spaCy need not read it
         shape = _shape(c)
         reading = _reading(shape)
         measurements += (_measurement(c, shape, pair) for pair in reading.pairs)

@@ -525,3 +525,53 @@ def test_shapes_keep_figures_of_other_kinds_apart():
     find_prose_claims(["Throughput improves by 12% with this patch."])
     find_prose_claims(["Throughput improves by 12 with this patch."])
     assert len(prose._READINGS) == 2
+
+
+# --- the gate: sentences no rule can match are not read by spaCy --------------------------
+
+
+def _reading_of(c):
+    shape = prose._shape(c)
+    return prose_read.read_shape(shape.text, shape.figures)
+
+
+def test_the_gate_only_turns_away_sentences_that_give_nothing(seeds_dir):
+    """Every candidate sentence of the evaluation set and the seeds (and the same with
+    other digits): when the gate says no rule could match, spaCy's reading is empty."""
+    import re
+
+    from analyze.prose_gate import could_match
+    from analyze.sentences import candidates
+
+    turned_away = passed = 0
+    for m in _eval_messages(seeds_dir):
+        lines = tuple(re.sub(r"^(?:\s*>)+ ?", "", x) for x in m.body.lines)
+        for variant in (lines, tuple(re.sub(r"\d", "7", x) for x in lines)):
+            for c in candidates(variant):
+                if could_match(c.text, c.quantities):
+                    passed += 1
+                else:
+                    turned_away += 1
+                    assert _reading_of(c) == prose_read.NOTHING, c.text
+    assert turned_away > 10 and passed > 50
+
+
+_WORDS = sorted(__import__("analyze.prose_rules", fromlist=["rule_words"]).rule_words())
+_FIGURES = ["5 Mpps", "10%", "+3.2%", "2x", "40 us", "1,234 trans/s", "8", "twice", "(-0.5%)"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_WORDS), st.sampled_from(_FIGURES),
+                          st.sampled_from(["the", "patch", "queues", ",", "-", "with", "RX"])),
+                min_size=2, max_size=14))
+def test_the_gate_never_turns_away_a_sentence_a_rule_matches(words):
+    """Sentences made of the rules' own words and figures, in any order: the gate may let
+    through what matches nothing, but never turns away what spaCy reads a claim in."""
+    from analyze.numbers import find_quantities
+    from analyze.prose_gate import could_match
+    from analyze.sentences import Candidate, Paragraph
+
+    text = " ".join(words) + "."
+    c = Candidate(text, 0, Paragraph(text, (0,), (0,)), tuple(find_quantities(text)))
+    if not could_match(c.text, c.quantities):
+        assert _reading_of(c) == prose_read.NOTHING, text

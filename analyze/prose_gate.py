@@ -1,0 +1,164 @@
+"""Whether any Matcher rule could match a sentence, told from its text and figures alone.
+
+Building a spaCy document costs far more than reading a sentence's words, and most sentences
+that hold a figure and a word of change match no rule ("..., which shows up at 2.8% in perf
+top under load": `up` is a word of change, but only right after a percentage). This gate is
+derived from the rules themselves (`prose_rules.add_rules`), never written beside them: for
+each pattern, every word it requires must occur in the sentence, every figure it requires
+must be among the sentence's figures, and a word it requires right after a figure must be
+the next word after one. Each test only ever errs towards "could": a token spaCy makes is a
+piece of the text, so a word missing from the text is missing from the tokens. Sentences
+the gate passes are read by spaCy as before, so the gate changes no result, only the cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from .prose_rules import add_rules
+from .quantity import Quantity
+
+# The labels prose_read gives a figure of each kind (a figure may also become COND, SETUP
+# or SPREAD, which only ever makes a rule less likely to match).
+_KINDS_FOR_LABEL = {
+    "PCT": frozenset({"percent"}),
+    "RATIO": frozenset({"ratio"}),
+    "VAL": frozenset({"number", "range", "duration"}),
+}
+_OPTIONAL = ("?", "*")
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    words: int  # the bits (`_Vocabulary`) of the word sets it requires a token of
+    figures: tuple[frozenset[str], ...]  # each required figure: one of these kinds
+    # a required figure right before a required word, perhaps with an optional "-" between
+    adjacent: tuple[tuple[frozenset[str], tuple[str, ...], bool], ...]
+
+
+class _Vocabulary:
+    """The word sets the rules require, numbered: which are met by a text is one bit each."""
+
+    def __init__(self, word_sets: list[tuple[str, ...]]) -> None:
+        self.sets = sorted({tuple(sorted({w.lower() for w in ws})) for ws in word_sets})
+        self.bit = {ws: 1 << i for i, ws in enumerate(self.sets)}
+        bits: dict[str, int] = {}
+        for ws, bit in self.bit.items():
+            for w in ws:
+                bits[w] = bits.get(w, 0) | bit
+        # words by their first two characters: a sentence's pairs of characters pick the
+        # few words worth a substring test
+        self.short = [(w, b) for w, b in bits.items() if len(w) < 2]
+        self.by_pair: dict[str, list[tuple[str, int]]] = {}
+        for w, b in bits.items():
+            if len(w) >= 2:
+                self.by_pair.setdefault(w[:2], []).append((w, b))
+        self.pairs = frozenset(self.by_pair)
+
+    def key(self, words: tuple[str, ...]) -> int:
+        return self.bit[tuple(sorted({w.lower() for w in words}))]
+
+    def met(self, low: str) -> int:
+        found = 0
+        for w, b in self.short:
+            if w in low:
+                found |= b
+        for pair in self.pairs.intersection([low[i:i + 2] for i in range(len(low) - 1)]):
+            for w, b in self.by_pair[pair]:
+                if w in low:
+                    found |= b
+        return found
+
+
+def _figure_kinds(element: dict[str, Any]) -> frozenset[str] | None:
+    labels = element.get("ENT_TYPE")
+    if not isinstance(labels, dict) or "IN" not in labels:
+        return None
+    return frozenset().union(*(_KINDS_FOR_LABEL.get(label, frozenset()) for label in labels["IN"]))
+
+
+def _words(element: dict[str, Any]) -> tuple[str, ...] | None:
+    lower = element.get("LOWER")
+    if isinstance(lower, dict) and "IN" in lower:
+        return tuple(lower["IN"])
+    return None
+
+
+def _optional(element: dict[str, Any]) -> bool:
+    op = element.get("OP")
+    return op in _OPTIONAL or (isinstance(op, str) and op.startswith("{0,"))
+
+
+def _compile(pattern: list[dict[str, Any]]
+             ) -> tuple[list[tuple[str, ...]], _Pattern]:
+    """The pattern's required word sets (numbered later), figures and adjacencies."""
+    words: list[tuple[str, ...]] = []
+    figures: list[frozenset[str]] = []
+    adjacent: list[tuple[frozenset[str], tuple[str, ...], bool]] = []
+    for i, element in enumerate(pattern):
+        if _optional(element):
+            continue
+        found = _words(element)
+        if found is not None:
+            words.append(found)
+        kinds = _figure_kinds(element)
+        if kinds is None:
+            continue
+        figures.append(kinds)
+        nxt = pattern[i + 1] if i + 1 < len(pattern) else None
+        dash = nxt is not None and nxt.get("ORTH") == "-" and nxt.get("OP") == "?"
+        if dash:
+            nxt = pattern[i + 2] if i + 2 < len(pattern) else None
+        follow = _words(nxt) if nxt is not None and not _optional(nxt) else None
+        if follow is not None:
+            adjacent.append((kinds, follow, dash))
+    return words, _Pattern(0, tuple(figures), tuple(adjacent))
+
+
+@cache
+def _rules() -> tuple[_Vocabulary, tuple[_Pattern, ...]]:
+    compiled: list[tuple[list[tuple[str, ...]], _Pattern]] = []
+
+    class _Collect:
+        def add(self, _label: str, patterns: list[list[dict[str, Any]]]) -> None:
+            compiled.extend(_compile(p) for p in patterns)
+
+    add_rules(_Collect())
+    vocabulary = _Vocabulary([ws for sets, _ in compiled for ws in sets])
+    patterns = tuple(replace(p, words=sum({vocabulary.key(ws) for ws in sets}))
+                     for sets, p in compiled)
+    return vocabulary, patterns
+
+
+def _next_word_is(text: str, end: int, words: tuple[str, ...], dash: bool) -> bool:
+    """The word after a figure ending at `end` is one of `words`, as far as the text can
+    tell: when the figure's token may run on past `end` (no space after it), say yes."""
+    if end >= len(text):
+        return False
+    if not text[end].isspace():
+        return True
+    tail = text[end:end + 64].lstrip()
+    if dash and tail.startswith("-"):
+        tail = tail[1:].lstrip()
+    tail = tail.lower()
+    return any(tail.startswith(w) for w in words)
+
+
+def _possible(p: _Pattern, text: str, quantities: Sequence[Quantity]) -> bool:
+    if len(p.figures) > len(quantities) or not all(
+            any(q.kind in kinds for q in quantities) for kinds in p.figures):
+        return False
+    return all(
+        any(q.kind in kinds and _next_word_is(text, q.end, follow, dash) for q in quantities)
+        for kinds, follow, dash in p.adjacent
+    )
+
+
+def could_match(text: str, quantities: Sequence[Quantity]) -> bool:
+    """False only when no rule can match the sentence `text` with these figures."""
+    vocabulary, patterns = _rules()
+    met = vocabulary.met(text.lower())
+    return any(met & p.words == p.words and _possible(p, text, quantities) for p in patterns)
