@@ -63,6 +63,10 @@ _COMMA_GROUPS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?(?![0-9]|[.,][
 _SPACE_GROUPS = re.compile(
     rf"[0-9]{{1,3}}(?:{_SPACE}[0-9]{{3}}){{1,6}}(?![0-9]|[.,][0-9]|{_SPACE}[0-9])"
 )
+# `_Scanner._plain_cell`: a number with at most one decimal part, then only blanks up to a
+# column's `|` or the end; and what, just before it, could make it more than a number.
+_PLAIN_CELL = re.compile(r"[0-9]{1,30}(?:\.[0-9]{1,30})?(?=[ \t]*(?:\||$))")
+_NOT_PLAIN_BEFORE = "~≈<>=≥≤.+-−±/(×$#@\\&'_"
 _SPACES_TUPLE = (" ", "\u00a0", "\u202f", "\u2009")
 _DECIMAL = re.compile(r"[0-9]*\.[0-9]+|[0-9]+")
 _EXPONENT = re.compile(r"[eE][+-][0-9]{1,3}(?![\w.])")  # signed, as `%e` writes it
@@ -258,13 +262,33 @@ class _Scanner:
                 yield self._emit(i, m.end(), 2.0, "ratio", "x", None, None)
                 pos = m.end()
                 continue
-            result = self._figure_at(i)
+            result = self._plain_cell(i) or self._figure_at(i)
             if isinstance(result, int):
                 pos = max(result, i + 1)
                 self.last_end = max(self.last_end, pos) if result > i else self.last_end
                 continue
             yield result
             pos = self.last_end = result.end
+
+    def _plain_cell(self, i: int) -> Quantity | None:
+        """A bare number alone before a column's end (`|` or the end of the line) with
+        nothing that could sign, bound or name it on its left: most cells of a result
+        table. It reads as `_figure_at` would read it, without its many checks; anything
+        else is None and goes the long way."""
+        line = self.line
+        if i and line[i - 1] not in " \t|":
+            return None
+        m = _PLAIN_CELL.match(line, i)
+        if m is None:
+            return None
+        lo = max(self.last_end, i - _WINDOW)
+        tail = line[lo:i].rstrip()[-1:]
+        if tail and (tail.isalpha() or tail in _NOT_PLAIN_BEFORE):
+            return None
+        if _SPREAD_BEFORE.search(line, lo, i) is not None:
+            return None
+        value = float(m.group())
+        return Quantity(value, m.group(), i, m.end(), "number", None, None, value)
 
     def _skip_end(self, i: int) -> int | None:
         while self.skip_index < len(self.skips) and self.skips[self.skip_index][1] <= i:
@@ -520,12 +544,12 @@ class _Scanner:
         tail = window.rstrip()[-1:]
         if tail == "" or not (tail.isalpha() or tail in "~≈<>=≥≤."):
             return self._build(start, end, value, unit_text or unit, kind, None, sign, high)
-        symbol = _SYMBOL_BEFORE.search(window)
+        symbol = _SYMBOL_BEFORE.search(window) if _may_end_in_symbol(window) else None
         if symbol is not None:
             bound = _symbol_bound(symbol.group(1))
             start -= len(symbol.group())
             window = window[: len(window) - len(symbol.group())]
-        if unit is None and kind == "number" and sign is None:
+        if unit is None and kind == "number" and sign is None and _may_end_in_factor(window):
             factor = _FACTOR.search(window)
             if factor is not None:  # "by a factor of 32"
                 start -= len(factor.group())
@@ -584,6 +608,8 @@ def _ident_end(line: str, i: int) -> int:
 
 def _uses_decimal_comma(line: str) -> bool:
     """Whether the line writes in a decimal-comma locale (`35,5 Mpps`, `1.341.700`)."""
+    if "," not in line and "." not in line:
+        return False
     if re.search(r"(?<![0-9.])[0-9]{1,3}\.[0-9]{3}\.[0-9]{3}(?![0-9]|\.[0-9])", line):
         return True
     return bool(re.search(r"(?<![0-9,{\[])[0-9]+,(?:[0-9]{1,2}|[0-9]{4,})(?![0-9]|,[0-9])", line))
@@ -620,8 +646,49 @@ def _symbol_bound(symbol: str) -> str:
     return "lower" if symbol in (">", ">=", "≥") else "upper"
 
 
+# The last words of the fillers and bound phrases `_word_bound` looks for: a window that
+# ends in none of them (or in `~`, `≈`) has no bound, and its regexes need not run.
+_BOUND_ENDINGS = frozenset({
+    "about", "around", "roughly", "approximately", "approx", "nearly", "almost", "just", "only",
+    "even", "still", "slightly", "well", "a", "an", "the", "some", "circa", "ca", "than", "over",
+    "above", "least", "of", "to", "most", "under", "below", "beyond",
+})
+_SYMBOL_ENDINGS = "~≈=<>≥≤"
+
+
+def _last_word(text: str) -> str:
+    end = len(text)
+    start = end
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    return text[start:end].lower()
+
+
+def _may_end_in_symbol(window: str) -> bool:
+    """Whether `_SYMBOL_BEFORE` (a symbol, a space at most, then the end) can match."""
+    window = window.removesuffix("\n")
+    return window[-1:] in _SYMBOL_ENDINGS and window[-1:] != "" or \
+        (window[-1:] == " " and window[-2:-1] in _SYMBOL_ENDINGS and window[-2:-1] != "")
+
+
+def _may_end_in_factor(window: str) -> bool:
+    """Whether `_FACTOR` ("factor", "factor of", then spaces to the end) can match."""
+    return _last_word(window.rstrip()) in ("factor", "of")
+
+
+def _may_end_in_bound(window: str) -> bool:
+    text = window.rstrip()
+    if text[-1:] in ("~", "≈"):
+        return True
+    if text.endswith("."):  # `approx.`, `ca.`
+        text = text[:-1]
+    return text != "" and _last_word(text) in _BOUND_ENDINGS
+
+
 def _word_bound(window: str) -> str | None:
     """The bound said in words just before a figure: "more than", "up to about", "~"."""
+    if not _may_end_in_bound(window):
+        return None
     approx = False
     for _ in range(3):
         filler = _FILLER.search(window)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyze.numbers import MAX_DIGITS, find_quantities
@@ -313,3 +314,46 @@ def test_exponent_notation_of_the_robot():
     qs = find_quantities(" 5.926e+08 ±  2%     +12.3%  6.654e+08 ±  1%  netperf.workload")
     assert [q.value for q in qs if q.kind == "number"] == [592600000.0, 665400000.0]
     assert find_quantities("deadbeef3e+08x 0x3e+08") == []
+
+
+# --- the cheap gates before the look-behind regexes change nothing ------------------------
+
+_GATES = ("_may_end_in_symbol", "_may_end_in_bound", "_may_end_in_factor")
+
+
+def _lex_without_gates(line: str, monkeypatch) -> list:
+    """The long way: every look-behind regex run, no bare table cell read by the fast path."""
+    import analyze.numbers as numbers
+
+    with monkeypatch.context() as m:
+        for name in _GATES:
+            m.setattr(numbers, name, lambda _window: True)
+        m.setattr(numbers._Scanner, "_plain_cell", lambda _self, _i: None)
+        return list(numbers._Scanner(line).scan())
+
+
+_BOUND_PIECES = [*"0123456789 .,~≈<>=≥≤-+()%x|\n", "more than ", "at least ", "up to ",
+                 "about ", "approx. ", "ca. ", "factor of ", "factor ", "no more than ", "the ",
+                 "Mpps", "us", "x.about ", "5about ", "(about ", "not less than ", "over ", "~=",
+                 ">= ", "ofx ", "roughly", "Over", "ABOUT ", " | ", "\t", "±", "+-", "+/-",
+                 "1,234", "1.341.700", "35,5", "4.19", " 234", "x", "e+08", "_", "$", "12345678901234567890123456789012"]
+_BOUND_TEXT = st.lists(st.sampled_from(_BOUND_PIECES), max_size=24).map("".join)
+
+
+@settings(max_examples=600, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_BOUND_TEXT)
+def test_gates_give_what_the_regexes_give(monkeypatch, line):
+    assert list(__import__("analyze.numbers", fromlist=["_Scanner"])._Scanner(line).scan()) \
+        == _lex_without_gates(line, monkeypatch)
+
+
+def test_gates_give_what_the_regexes_give_on_the_evaluation_set(monkeypatch):
+    from analyze.numbers import _Scanner
+
+    folder = Path(__file__).parent / "data" / "claims"
+    lines = [x for p in sorted(folder.iterdir()) if p.suffix in (".eml", ".mbox")
+             for x in p.read_text(errors="replace").splitlines()]
+    assert len(lines) > 1000
+    for line in lines:
+        assert list(_Scanner(line).scan()) == _lex_without_gates(line, monkeypatch), line
