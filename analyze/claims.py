@@ -73,6 +73,8 @@ _NOT_CONTENT = re.compile(
 
 
 def _not_content(line: str) -> bool:
+    if ":" not in line and "|" not in line and "changed" not in line:
+        return False  # every form below has one of these; most lines have none
     # a quote's attribution: `On Thu, 2 Jul 2015 at 07:07, Eric Dumazet wrote:`
     text = line.rstrip()
     if len(text) <= 300 and text.endswith((" wrote:", " writes:")):

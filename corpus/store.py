@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -360,7 +361,7 @@ class Store:
                         d["id"], row, d["message_id"], d["found_in"], int(d["quoted"]),
                         d["metric"],
                         d["direction"],
-                        _utc_text(datetime.fromisoformat(d["date"])) if d.get("date") else None,
+                        _utc_of_iso(d["date"]) if d.get("date") else None,
                         _json(d),
                     )
                     for row, docs in items
@@ -578,6 +579,12 @@ class Store:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@lru_cache(maxsize=4096)
+def _utc_of_iso(text: str) -> str | None:
+    # a message's claims share its date: parsed once
+    return _utc_text(datetime.fromisoformat(text))
 
 
 def _utc_text(when: datetime | None) -> str | None:
