@@ -51,6 +51,11 @@ _MEASURE = re.compile(
     re.I,
 )
 _NETPERF_START = re.compile(r"TEST from|^\s*Recv\s+Send|^\s*Local\s*/Remote|Socket\s+Size", re.I)
+# iperf3's report: `[ ID] Interval ...`, `[  5]   0.00-10.00  sec ...`, `[SUM] ...`; the
+# summary lines end in `sender` or `receiver`.
+_IPERF_LINE = re.compile(r"\s*\[\s*(?:ID|SUM|[0-9]{1,4})\]\s")
+_IPERF_RULE = re.compile(r"\s*(?:- ){4,}-?\s*$")  # between the intervals and the summary
+_IPERF_END = re.compile(r"\b(sender|receiver)\s*$")
 # netperf's header names its unit in the last column of the last header line.
 _NETPERF_UNITS = {
     "10^6bits/sec": "Mbit/s", "10^3bits/sec": "Kbit/s", "10^9bits/sec": "Gbit/s",
@@ -191,6 +196,28 @@ def _netperf(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
     return None, i + 1
 
 
+def _iperf(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
+    """The result of an iperf3 report starting at line i (its `[ ID] Interval ...` header or
+    its first `[  5] ...` line), and where the report ends. The result is the bitrate of
+    the summary's `receiver` line (what arrived), else of its `sender` line; `[SUM]` lines,
+    when streams ran in parallel, before any one stream's. Interval lines are progress."""
+    best: tuple[int, int, Quantity] | None = None  # (rank, line, bitrate)
+    j = i
+    while j < len(lines) and j - i < 10_000 and (
+            _IPERF_LINE.match(lines[j][:_MAX_LINE]) or _IPERF_RULE.match(lines[j][:_MAX_LINE])):
+        line = lines[j][:_MAX_LINE]
+        end = _IPERF_END.search(line)
+        if end is not None:
+            rate = next((q for q in find_quantities(line) if q.canonical_unit == "bit/s"), None)
+            rank = (2 if "SUM" in line[:8] else 0) + (1 if end.group(1) == "receiver" else 0)
+            if rate is not None and (best is None or rank >= best[0]):
+                best = (rank, j, rate)
+        j += 1
+    if best is None:
+        return None, j
+    return _Item(best[1], "throughput", best[2], None), j
+
+
 def _next_run(lines: Sequence[str], j: int) -> int | None:
     """After a netperf result and blank lines, where the same run's next test starts (its
     command or its banner), if it does within three lines."""
@@ -247,6 +274,12 @@ def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]
                 continue
             if _NETPERF_START.search(line[:_MAX_LINE]):
                 item, j = _netperf(lines, j)
+                if item is None:
+                    break
+                items.append(item)
+                continue
+            if _IPERF_LINE.match(line[:_MAX_LINE]):
+                item, j = _iperf(lines, j)
                 if item is None:
                     break
                 items.append(item)

@@ -429,6 +429,12 @@ class _Scanner:
                 word = m.group(1).lower()
                 return ("x" if word in ("fold", "times") else "B"), m.end()
             return None, end
+        if line.startswith("[", at):
+            # perf bench's `Total time: 1.284 [sec]`: a unit in brackets
+            m = _UNIT.match(line, at + 1)
+            if m is not None and line.startswith("]", m.end()) and m.group() not in ("x", "X", "×"):
+                return m.group(), m.end() + 1
+            return None, end
         if at >= len(line) or not (line[at].isalpha() or line[at] in "%×/"):
             return None, end  # units start with a letter, `%`, `×` or `/` (`14880000/s`)
         m = _UNIT.match(line, at)

@@ -281,3 +281,36 @@ def test_large_inputs():
 def test_never_raises(lines):
     find_list_measurements(lines)
     find_list_measurements(["before:", *lines, "after:", *lines])
+
+
+IPERF3 = """[ ID] Interval           Transfer     Bitrate         Retr
+[  5]   0.00-1.00   sec  3.95 GBytes  33.9 Gbits/sec    0
+[  5]   1.00-2.00   sec  3.91 GBytes  33.6 Gbits/sec    0
+- - - - - - - - - - - - - - - - - - - - - - - - -
+[  5]   0.00-10.00  sec  {tx} GBytes  {s} Gbits/sec   12             sender
+[  5]   0.00-10.00  sec  {tx} GBytes  {r} Gbits/sec                  receiver"""
+
+
+def test_iperf3_reports_give_the_receiver_bitrate():
+    """iperf3's summary: the receiver's bitrate (what arrived); interval lines are progress
+    and the `- - -` rule between them and the summary is part of the report."""
+    text = ("Before the patch:\n" + IPERF3.format(tx="39.4", s="33.8", r="33.7")
+            + "\n\nWith the patch:\n" + IPERF3.format(tx="44.3", s="38.1", r="38.0"))
+    ms = find_list_measurements(text.split("\n"))
+    assert pairs(ms) == [(33.7, 38.0)]
+    assert ms[0].patched.canonical_unit == "bit/s" and ms[0].patched.unit == "Gbits/sec"
+
+
+def test_iperf3_parallel_streams_give_the_sum():
+    run = ("[  5]   0.00-20.00  sec  24.8 GBytes  {a} Gbits/sec   40   sender\n"
+           "[  5]   0.00-20.00  sec  24.8 GBytes  {a} Gbits/sec        receiver\n"
+           "[SUM]   0.00-20.00  sec   198 GBytes  {s} Gbits/sec  311   sender\n"
+           "[SUM]   0.00-20.00  sec   198 GBytes  {r} Gbits/sec        receiver")
+    text = ("net-next:\n" + run.format(a="10.6", s="85.1", r="85.0") + "\n\nnet-next + v2:\n"
+            + run.format(a="11.5", s="92.4", r="92.3"))
+    assert pairs(find_list_measurements(text.split("\n"))) == [(85.0, 92.3)]
+
+
+def test_iperf3_progress_without_a_summary_is_no_result():
+    text = "Before:\n" + IPERF3.split("- -")[0] + "\nAfter:\n" + IPERF3.split("- -")[0]
+    assert find_list_measurements(text.split("\n")) == []

@@ -357,3 +357,18 @@ def test_gates_give_what_the_regexes_give_on_the_evaluation_set(monkeypatch):
     assert len(lines) > 1000
     for line in lines:
         assert list(_Scanner(line).scan()) == _lex_without_gates(line, monkeypatch), line
+
+
+@pytest.mark.parametrize("line,text,unit,canonical", [
+    ("     Total time: 1.284 [sec]", "1.284 [sec]", "sec", "s"),  # perf bench
+    ("  took 3 [ms]", "3 [ms]", "ms", "s"),
+    ("       5.131015 [usec/op]", "5.131015 [usec/op]", "usec/op", "s"),
+])
+def test_a_unit_in_brackets(line, text, unit, canonical):
+    [q] = find_quantities(line)
+    assert (q.text, q.unit, q.canonical_unit) == (text, unit, canonical)
+
+
+@pytest.mark.parametrize("line", ["see [1] and 5 [2]", "3 [x] faster", "[PATCH 1/3] net"])
+def test_brackets_that_hold_no_unit(line):
+    assert all(q.unit is None for q in find_quantities(line))
