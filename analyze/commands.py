@@ -9,7 +9,7 @@ lists and prose import.
 
 from __future__ import annotations
 
-from .conditions import condition_from_header, condition_of
+from .conditions import condition_from_header, condition_of, counted_condition, label_condition
 from .loops import Loop, loop_for_values
 from .shell import Command, Shell, find_commands, find_loops, read_shell
 
@@ -19,6 +19,8 @@ __all__ = [
     "Shell",
     "condition_from_header",
     "condition_of",
+    "counted_condition",
+    "label_condition",
     "find_commands",
     "find_loops",
     "loop_for_values",

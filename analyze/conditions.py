@@ -201,3 +201,25 @@ def _singular(word: str) -> str:
     if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
         return word[:-1]
     return word
+
+
+_NUM_LABEL = re.compile(r"^\s*(\d[\d.,]*)\s*([A-Za-z][\w .\-/]*?)\s*$")
+
+
+def label_condition(label: str) -> tuple[tuple[str, str], ...]:
+    """`4 threads` → (("threads", "4"),), `1 queue` → (("queues", "1"),): a row or item
+    label that is a count of something. Other labels name no condition."""
+    m = _NUM_LABEL.match(label)
+    if not m:
+        return ()
+    name = condition_from_header(m.group(2)) or re.sub(r"\W+", "_", m.group(2).lower()).strip("_")
+    return ((name, m.group(1)),) if name else ()
+
+
+def counted_condition(label: str) -> tuple[str, str] | None:
+    """`1 queue` → ("queues", "1") when the noun is a condition this module knows."""
+    m = _NUM_LABEL.match(label)
+    if not m:
+        return None
+    name = condition_from_header(m.group(2))
+    return (name, m.group(1)) if name else None

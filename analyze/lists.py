@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .commands import condition_from_header
+from .commands import label_condition
 from .numbers import find_quantities as _find_quantities
 from .quantity import Measurement, Quantity
 from .tables import (
@@ -38,7 +38,6 @@ _ARROW = re.compile(r"\s(?:-{1,2}>|={1,2}>)\s|→|⇒|⟶")
 _KEY_VALUE = re.compile(r"([A-Za-z][\w.\-/]{0,40})\s*=\s*(?=[\d.+\-~<>])")
 _KEY_COLON = re.compile(r"^\s*(\w[\w .\-/()#]{0,40}?)\s*:\s+(?=\S)")
 _ROLE_LABEL = re.compile(r"^\s*([A-Za-z][\w .\-/+()]{0,40}?)\s*[:=]\s*")
-_NUM_LABEL = re.compile(r"^\s*(\d[\d.,]*)\s*([A-Za-z][\w .\-/]*?)\s*$")
 _DIGIT = re.compile(r"\d")
 _NOISE_KEY = re.compile(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread", re.I)
 _PROMPT = re.compile(r"^\s*[$#]\s+\S")  # `$ netperf -H ...`: the command, not its output
@@ -85,15 +84,6 @@ class _Group:
     caption_line: int
     caption: str
     items: tuple[_Item, ...]
-
-
-def label_condition(label: str) -> tuple[tuple[str, str], ...]:
-    """`4 threads` → (("threads", "4"),); other labels name no condition."""
-    m = _NUM_LABEL.match(label)
-    if not m:
-        return ()
-    name = condition_from_header(m.group(2)) or re.sub(r"\W+", "_", m.group(2).lower()).strip("_")
-    return ((name, m.group(1)),) if name else ()
 
 
 def _value_items(line: str, i: int, qs: list[Quantity], key: str | None, offset: int) -> list[_Item]:

@@ -22,7 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .prose_gate import could_match
-from .prose_read import ChangeRef, Conditions, LoneRef, PairRef, Reading, StatedRef, read_shape
+from .prose_read import (
+    ChangeRef,
+    Conditions,
+    LoneRef,
+    PairRef,
+    Reading,
+    StatedRef,
+    clause_around,
+    read_shape,
+)
 from .quantity import Measurement, Quantity
 from .sentences import MAX_SENTENCE, Candidate, candidates
 from .units import metric_of
@@ -163,14 +172,17 @@ def _conditions(shape: _Shape, conditions: Conditions) -> tuple[tuple[str, str],
     return tuple((key, _value_text(shape.originals[k])) for key, k in conditions)
 
 
-def _stated_context(c: Candidate, speed: bool) -> str:
-    """The words that tell a stated change's metric (see StatedChange.context)."""
-    own = metric_of(None, c.text)
+def _stated_context(c: Candidate, speed: bool, q: Quantity) -> str:
+    """The words that tell a stated change's metric (see StatedChange.context): its clause
+    when that names one ("QPS is up ~9% and tail latency is down 4%"), else the sentence."""
+    clause = clause_around(c.text, q.start, q.end)
+    text = clause if metric_of(None, clause) != "other" else c.text
+    own = metric_of(None, text)
     if speed and own not in ("throughput", "transactions"):
-        return "throughput " + c.text
+        return "throughput " + text
     if own == "other" and c.previous:
-        return c.previous + " " + c.text
-    return c.text
+        return c.previous + " " + text
+    return text
 
 
 def _measurement(c: Candidate, shape: _Shape, pair: PairRef) -> Measurement:
@@ -186,7 +198,7 @@ def _measurement(c: Candidate, shape: _Shape, pair: PairRef) -> Measurement:
 def _change(c: Candidate, shape: _Shape, change: ChangeRef) -> StatedChange:
     q = _stated(shape, change.stated)
     return StatedChange(stated=q, line=c.paragraph.line_at(c.offset + q.start), quote=c.text,
-                        context=_stated_context(c, change.stated.speed),
+                        context=_stated_context(c, change.stated.speed, q),
                         condition=_conditions(shape, change.conditions))
 
 

@@ -15,6 +15,7 @@ spaCy is imported on the first sentence read, so mail without a candidate never 
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -330,7 +331,6 @@ def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str, ids: 
     vocab = doc.vocab.strings
     found = _Match([], [], [], set())
     used = found.used
-    lib: bool | None = None
     for match_id, start, end in matches:
         label = vocab[match_id]
         if end - start > MAX_SPAN.get(label, MAX_SPAN["STATED"]):
@@ -352,12 +352,33 @@ def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str, ids: 
             base, patched = (toks[0], toks[1]) if label == "BP" else (toks[1], toks[0])
             found.pairs.append((base, patched, start, end))
         else:
-            if lib is None:  # only a stated change needs it: metric_of is not cheap
-                lib = lower_is_better(metric_of(None, text), None)
+            last = doc[end - 1]
+            lib = lower_is_better(stated_metric(text, doc[start].idx, last.idx + len(last)), None)
             found.stated.extend(_stated_of(doc, figures, label, start, end, lib, used))
     for s in found.stated:
         used.add(s.token)
     return found
+
+
+# Where a clause ends: "QPS is up ~9% and tail latency is down 4%" states two changes of
+# two metrics, each named in its own clause.
+_CLAUSE_BREAK = re.compile(r"[,;:]\s|\s(?:and|but|while|whereas)\s")
+
+
+def clause_around(text: str, start: int, end: int) -> str:
+    """The clause of `text` holding the span start..end."""
+    lo = 0
+    for brk in _CLAUSE_BREAK.finditer(text, 0, start):
+        lo = brk.end()
+    after = _CLAUSE_BREAK.search(text, end)
+    return text[lo:after.start() if after else len(text)]
+
+
+def stated_metric(text: str, start: int, end: int) -> str:
+    """What a change stated at start..end of a sentence is a change of: the metric its own
+    clause names, else the one the sentence names."""
+    own = metric_of(None, clause_around(text, start, end))
+    return own if own != "other" else metric_of(None, text)
 
 
 def read_shape(text: str, quantities: Sequence[Quantity]) -> Reading:

@@ -20,6 +20,8 @@ _BOUND_WORDS = ["more", "less", "than", "over", "under", "about", "around", "rou
                 "approx.", "approximately", "almost", "nearly", "~", "at", "least", "most",
                 "just", "only", "well", "even", "some", "close", "to", "above", "below", ">",
                 "<", "a", "an", "the"]
+_APPROX = ("about", "around", "roughly", "approximately", "approx", "approx.", "nearly", "almost",
+           "~", "some", "just", "only")
 _FILL: dict[str, Any] = {"LOWER": {"IN": _BOUND_WORDS}, "OP": "{0,3}"}
 # After "(was" no "to": "from 5.6 Mpps before to 6.9 Mpps after" is not "X (was Y)"
 _FILL_NOT_TO: dict[str, Any] = {"LOWER": {"IN": [w for w in _BOUND_WORDS if w != "to"]},
@@ -164,6 +166,10 @@ def add_rules(matcher: Any) -> None:
             [_STATED, {"ENT_TYPE": "", "IS_PUNCT": False, "OP": "?"},
              {"ENT_TYPE": "", "IS_PUNCT": False}, _words(*words["OF"])],
         ])
+    # "QPS is up ~9%", "tail latency is down 4%": only an approximation between the word
+    # and the figure ("shows up at 2.8% in perf top" is not a change)
+    for label, word in (("UP", "up"), ("DOWN", "down")):
+        matcher.add(label, [[_words(word), {"LOWER": {"IN": list(_APPROX)}, "OP": "?"}, _STATED]])
     # "twice as fast", "doubles the throughput", "halves the latency"
     matcher.add("WORD_UP", [[_words("twice", "thrice"), _words("as"),
                              _words("fast", "quick", "high", "much", "many", "good")],

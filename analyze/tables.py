@@ -19,6 +19,7 @@ from .commands import (
     Shell,
     condition_from_header,
     condition_of,
+    counted_condition,
     loop_for_values,
     read_shell,
 )
@@ -183,7 +184,7 @@ def _row_columns(header: _Header, hline: str, line: str) -> tuple[list[_Cell | N
     out: list[_Cell | None] = [None] * n
     label = None
     for k, (cell, (s, e)) in enumerate(zip(cells, _display(line, cells), strict=True)):
-        if k == 0 and e <= starts[0] and header.condition is None and not _DIGIT.match(cell.text):
+        if k == 0 and e <= starts[0] and header.condition is None:
             label = cell
             continue
         near = max(0, bisect_right(starts, s) - 1)
@@ -337,8 +338,13 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
         len(row_units) > 1 or all(m is not None for m, t in zip(measures, labels, strict=True) if t))
     measures = [m or "" for m in measures]
     cond_name = None
+    counted: dict[str, tuple[str, str]] = {}
     if not by_measure and any(labels):
         cond_name = condition_name(texts[cond] if cond is not None else "", labels, cmds, i) or "case"
+        # labels that count what varies (`1 queue`, `4 queues`): the noun names it
+        found = {t: counted_condition(t) for t in labels if t}
+        if all(found.values()) and len({c[0] for c in found.values() if c}) == 1:
+            counted = {t: c for t, c in found.items() if c}
     note = _note(lines, j)
     out: list[Measurement] = []
     for b, p, s in header.pairs:
@@ -364,7 +370,9 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
                 row_context = f"{label} {context}"
             else:
                 unit = bq.unit or pq.unit or header_unit
-                if label:
+                if label in counted:
+                    condition = (counted[label],)
+                elif label:
                     condition = ((cond_name or "case", label),)
             out.append(Measurement(
                 baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="table",

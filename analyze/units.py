@@ -181,7 +181,7 @@ _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("transactions", re.compile(
         r"trans\b|trans\.|transactions?|(?:\b|_)tps\b|\b(?:tcp|udp)_c?rr\b|\brr\b|req(?:uest)?s?/|"
         r"requests? per|\bops\b|ops/|operations|connection rate|connections? per|"
-        r"connections?/|\bcps\b", re.I)),
+        r"connections?/|\bcps\b|\bqps\b|queries per", re.I)),
     ("throughput", re.compile(
         r"pps\b|throughput|bandwidth|\bbw\b|goodput|[kmg]?bps\b|[kmg]?bits?/|[kmg]?b/s|"
         r"packets?/|packets? per|\bpkts?/|_stream\b|\brate\b|\bfps\b", re.I)),

@@ -575,3 +575,29 @@ def test_the_gate_never_turns_away_a_sentence_a_rule_matches(words):
     c = Candidate(text, 0, Paragraph(text, (0,), (0,)), tuple(find_quantities(text)))
     if not could_match(c.text, c.quantities):
         assert _reading_of(c) == prose_read.NOTHING, text
+
+
+@pytest.mark.parametrize("text,stated,sign", [
+    ("QPS is up ~9% with v3.", 9.0, 1),
+    ("Tail latency is down 4%.", 4.0, -1),
+    ("Throughput is up about 12% on the big box.", 12.0, 1),
+])
+def test_up_and_down_before_a_percentage(text, stated, sign):
+    [change] = find_prose_changes([text])
+    assert (change.stated.value, change.stated.sign) == (stated, sign)
+
+
+@pytest.mark.parametrize("text", [
+    "The hot path shows up at 2.8% in perf top under load.",
+    "It spins up to 8 threads.",
+])
+def test_up_and_down_that_state_no_change(text):
+    assert find_prose_changes([text]) == []
+
+
+def test_each_stated_change_takes_the_metric_of_its_clause():
+    from analyze.units import metric_of
+
+    first, second = find_prose_changes(["QPS is up ~9% and tail latency is down 4%."])
+    assert (metric_of(None, first.context), metric_of(None, second.context)) == (
+        "transactions", "latency")

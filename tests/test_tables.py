@@ -370,3 +370,14 @@ def test_never_raises(lines):
     find_table_measurements(["threads | before | after | change", *lines])
     find_table_measurements(lines)
     find_table_measurements(["   %stddev     %change         %stddev", *lines])
+
+
+def test_row_labels_that_count_the_condition():
+    """`1 queue` left of every column is the row's label, and names its condition."""
+    text = """\
+                 baseline    patched     diff
+  1 queue           2.41        2.86   +18.7%
+  16 queues        31.05       35.93   +15.7%"""
+    ms = find_table_measurements(text.split("\n"))
+    assert [(m.baseline.value, m.patched.value, m.condition) for m in ms] == [
+        (2.41, 2.86, (("queues", "1"),)), (31.05, 35.93, (("queues", "16"),))]
