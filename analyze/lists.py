@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .commands import label_condition
 from .numbers import find_quantities as _find_quantities
 from .quantity import Measurement, Quantity
+from .side_rows import find_side_row_measurements
 from .tables import (
     BASELINE,
     MAX_ROWS,
@@ -53,6 +54,7 @@ _NETPERF_START = re.compile(r"TEST from|^\s*Recv\s+Send|^\s*Local\s*/Remote|Sock
 # iperf3's report: `[ ID] Interval ...`, `[  5]   0.00-10.00  sec ...`, `[SUM] ...`; the
 # summary lines end in `sender` or `receiver`.
 _IPERF_LINE = re.compile(r"\s*\[\s*(?:ID|SUM|[0-9]{1,4})\]\s")
+_PKTGEN_RESULT = re.compile(r"\s*Result: OK: ")
 _IPERF_RULE = re.compile(r"\s*(?:- ){4,}-?\s*$")  # between the intervals and the summary
 _IPERF_END = re.compile(r"\b(sender|receiver)\s*$")
 # netperf's header names its unit in the last column of the last header line.
@@ -186,6 +188,17 @@ def _netperf(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
     return None, i + 1
 
 
+def _pktgen(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
+    """pktgen's result at line i: `Result: OK: 2164488(c2164101+d387) usec, ...` and, on
+    the next line, `4620027pps 2365Mb/sec (2365453824bps) errors: 0`: the packet rate."""
+    for j in range(i + 1, min(len(lines), i + 3)):
+        rate = next((q for q in find_quantities(lines[j][:_MAX_LINE])
+                     if q.canonical_unit == "pps"), None)
+        if rate is not None:
+            return _Item(j, "throughput", rate, None), j + 1
+    return None, i + 1
+
+
 def _iperf(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
     """The result of an iperf3 report starting at line i (its `[ ID] Interval ...` header or
     its first `[  5] ...` line), and where the report ends. The result is the bitrate of
@@ -264,6 +277,12 @@ def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]
                 continue
             if _NETPERF_START.search(line[:_MAX_LINE]):
                 item, j = _netperf(lines, j)
+                if item is None:
+                    break
+                items.append(item)
+                continue
+            if _PKTGEN_RESULT.match(line[:_MAX_LINE]):
+                item, j = _pktgen(lines, j)
                 if item is None:
                     break
                 items.append(item)
@@ -436,12 +455,13 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
 
 def find_list_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> list[Measurement]:
     """Before/after pairs in the lists of a block of body lines (quote markers stripped)."""
-    out: list[Measurement] = []
-    used: set[int] = set()
+    out, used = find_side_row_measurements(lines)
     # A run of arrow lines' caption: the short text line right above the run (one blank
     # line between them at most).
     caption, anchor = "", -10
     for i, line in enumerate(lines):
+        if i in used:
+            continue
         m = _one_line(line, i) or _arrow(line, i, caption if i - anchor <= 2 else "")
         if m is not None:
             out.append(m)

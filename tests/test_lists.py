@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_tables import body_blocks, lines_of
@@ -314,3 +315,44 @@ def test_iperf3_parallel_streams_give_the_sum():
 def test_iperf3_progress_without_a_summary_is_no_result():
     text = "Before:\n" + IPERF3.split("- -")[0] + "\nAfter:\n" + IPERF3.split("- -")[0]
     assert find_list_measurements(text.split("\n")) == []
+
+
+def test_side_named_rows_pair_column_by_column():
+    text = """\
+TCP_RR latency (usec):
+
+              p50     p90     p99
+  before     24.6    29.8    47.1
+  after      22.9    26.4    38.3"""
+    ms = find_list_measurements(text.split("\n"))
+    assert [(m.baseline.value, m.patched.value, m.condition) for m in ms] == [
+        (24.6, 22.9, (("measure", "p50"),)), (29.8, 26.4, (("measure", "p90"),)),
+        (47.1, 38.3, (("measure", "p99"),))]
+    assert {m.unit for m in ms} == {"usec"}
+
+
+def test_side_named_rows_with_a_counted_header():
+    text = "threads      1      2      4\nbase       3.1    6.0   11.2\npatched    3.5    6.9   12.8"
+    ms = find_list_measurements(text.split("\n"))
+    assert [m.condition for m in ms] == [(("threads", "1"),), (("threads", "2"),),
+                                         (("threads", "4"),)]
+
+
+@pytest.mark.parametrize("text", [
+    # not the same template: other words between the figures
+    "before: rx 5 Mpps tx 3 Mpps\nafter: tx 6 Mpps drops 2",
+    # key=value output is read by key, elsewhere
+    "base:    ops_per_sec=2318004 avg_ns=431\nother:   ops_per_sec=3904112 avg_ns=256",
+    # one side only
+    "before    24.6    29.8\nlater     22.9    26.4",
+])
+def test_rows_that_do_not_pair(text):
+    assert find_list_measurements(text.split("\n")) == []
+
+
+def test_pktgen_result_gives_its_packet_rate():
+    run = ("Result: OK: 2164488(c2164101+d387) usec, 10000000 (64byte,0frags)\n"
+           "  {pps}pps 2365Mb/sec (2365453824bps) errors: 0")
+    text = "Before:\n" + run.format(pps="4620027") + "\n\nAfter:\n" + run.format(pps="5614186")
+    ms = find_list_measurements(text.split("\n"))
+    assert pairs(ms) == [(4620027, 5614186)] and ms[0].unit == "pps"

@@ -1,0 +1,143 @@
+"""Before/after figures in rows named by their side: a table turned on its side.
+
+              p50     p90     p99
+  before     24.6    29.8    47.1
+  after      22.9    26.4    38.3
+
+  w/o patch:  udp tx:    987 MB/s    16742 calls/s
+  with patch: udp tx:   1342 MB/s    22770 calls/s
+
+Each row starts with a label naming its side (before/after, base/patched, w/o / with ...,
+read by `table_roles.role_of`), then figures. A baseline row and the patched row next to it
+pair column by column when they are the same template: as many figures, and the same words
+between them. The line above the rows, when it has a cell per column, names the columns
+(`p50` is the measure; `threads 1 2 4` names the condition and its values); the line above
+that is the caption, which may name the unit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .commands import condition_from_header
+from .numbers import find_quantities
+from .quantity import Measurement, Quantity
+from .table_roles import BASELINE, PATCHED, role_of, unit_in_text, with_unit
+
+_MAX_LINE = 2_000
+# the side label: words, then `:`/`=` or a column gap
+_SIDE = re.compile(r"\s*([A-Za-z][\w .\-/+()]{0,40}?)(?:\s*[:=]\s*|\s{2,}|\t+)(?=\S)")
+_WORD = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class _Row:
+    line: int
+    role: str
+    label: str
+    figures: tuple[Quantity, ...]
+    template: tuple[str, ...]  # the words between the figures
+
+
+def _row(line: str, i: int) -> _Row | None:
+    if len(line) > _MAX_LINE:
+        return None
+    m = _SIDE.match(line)
+    if m is None:
+        return None
+    role = role_of(m.group(1))
+    if role not in (BASELINE, PATCHED):
+        return None
+    if "=" in line[m.end():]:
+        return None  # `key=value` output: lists.py reads it by key
+    figures = tuple(q for q in find_quantities(line) if q.start >= m.end())
+    if len(figures) < 2 or any(q.kind in ("percent", "ratio") for q in figures):
+        return None  # one figure is a list item; a percentage is a change, not a side
+    rest, pos = [], m.end()
+    for q in figures:
+        rest.append(line[pos:q.start])
+        pos = q.end
+    rest.append(line[pos:])
+    template = tuple(w for part in rest for w in _WORD.findall(part))
+    return _Row(i, role, m.group(1).strip(), figures, template)
+
+
+def _columns(lines: Sequence[str], first: int, n: int) -> tuple[str | None, list[str], str]:
+    """The condition name and column names from the line above the rows (or none), and the
+    caption above that."""
+    above = first - 1
+    while above >= 0 and not lines[above].strip():
+        above -= 1
+    if above < 0:
+        return None, [], ""
+    cells = lines[above].split()
+    if len(cells) == n and not lines[above].rstrip().endswith(":"):
+        return None, cells, _caption(lines, above)
+    if len(cells) == n + 1 and all(c[:1].isdigit() for c in cells[1:]):
+        return condition_from_header(cells[0]) or cells[0].lower(), cells[1:], _caption(lines, above)
+    return None, [], lines[above].strip() if len(lines[above]) <= 160 else ""
+
+
+def _caption(lines: Sequence[str], at: int) -> str:
+    k = at - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    return lines[k].strip() if k >= 0 and len(lines[k]) <= 160 else ""
+
+
+def _pair(lines: Sequence[str], base: _Row, patched: _Row) -> list[Measurement]:
+    first = min(base.line, patched.line)
+    n = len(base.figures)
+    condition_name, names, caption = _columns(lines, first, n)
+    caption_unit = unit_in_text(caption) if caption else None
+    out = []
+    for k, (b, p) in enumerate(zip(base.figures, patched.figures, strict=True)):
+        if b.canonical_unit != p.canonical_unit:
+            return []  # not the same template after all
+        after = lines[base.line][b.end:b.end + 24]
+        unit = b.unit or p.unit or unit_in_text(after.split("  ")[0]) or caption_unit
+        name = names[k] if names else ""
+        condition: tuple[tuple[str, str], ...] = ()
+        if condition_name and name:
+            condition = ((condition_name, name),)
+        elif name:
+            condition = (("measure", name),)
+        context = " ".join(t for t in (caption, name, " ".join(base.template), after) if t)
+        out.append(Measurement(
+            baseline=with_unit(b, unit), patched=with_unit(p, unit), source="list",
+            line=base.line, quote=lines[base.line].rstrip() + "\n" + lines[patched.line].rstrip(),
+            unit=unit, condition=condition, context=context,
+        ))
+    return out
+
+
+def find_side_row_measurements(lines: Sequence[str]) -> tuple[list[Measurement], set[int]]:
+    """The pairs of side-named rows in a block, and the lines they were read from."""
+    out: list[Measurement] = []
+    used: set[int] = set()
+    previous: _Row | None = None
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        row = _row(line, i)
+        if row is not None and previous is not None and row.role != previous.role \
+                and row.line == _next_line(lines, previous.line) \
+                and len(row.figures) == len(previous.figures) and row.template == previous.template:
+            base, patched = (previous, row) if previous.role == BASELINE else (row, previous)
+            found = _pair(lines, base, patched)
+            if found:
+                out += found
+                used.update((base.line, patched.line))
+                row = None  # a row pairs once
+        previous = row
+    return out, used
+
+
+def _next_line(lines: Sequence[str], i: int) -> int:
+    """The next line after i that is not blank."""
+    j = i + 1
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    return j
