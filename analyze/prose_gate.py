@@ -37,6 +37,8 @@ class _Pattern:
     figures: tuple[frozenset[str], ...]  # each required figure: one of these kinds
     # a required figure right before a required word, perhaps with an optional "-" between
     adjacent: tuple[tuple[frozenset[str], tuple[str, ...], bool], ...]
+    # a required word before a required figure with at most `n` of `between` in between
+    leading: tuple[tuple[tuple[str, ...], frozenset[str], int, frozenset[str]], ...] = ()
 
 
 class _Vocabulary:
@@ -66,7 +68,7 @@ class _Vocabulary:
         for w, b in self.short:
             if w in low:
                 found |= b
-        for pair in self.pairs.intersection([low[i:i + 2] for i in range(len(low) - 1)]):
+        for pair in self.pairs.intersection(map("".join, zip(low, low[1:], strict=False))):
             for w, b in self.by_pair[pair]:
                 if w in low:
                     found |= b
@@ -115,7 +117,70 @@ def _compile(pattern: list[dict[str, Any]]
         follow = _words(nxt) if nxt is not None and not _optional(nxt) else None
         if follow is not None:
             adjacent.append((kinds, follow, dash))
-    return words, _Pattern(0, tuple(figures), tuple(adjacent))
+    return words, _Pattern(0, tuple(figures), tuple(adjacent), _leading(pattern))
+
+
+def _repeats(element: dict[str, Any]) -> int | None:
+    """How many tokens an optional element may take; None for any number."""
+    op = element.get("OP")
+    if op == "?":
+        return 1
+    if isinstance(op, str) and op.startswith("{0,") and op.endswith("}"):
+        return int(op[3:-1])
+    return None
+
+
+def _leading(pattern: list[dict[str, Any]]
+             ) -> tuple[tuple[tuple[str, ...], frozenset[str], int, frozenset[str]], ...]:
+    """Each required word followed, through optional words only, by a required figure:
+    "up ~9%" in `[up, (about|~...)?, PCT]`."""
+    out = []
+    for i, element in enumerate(pattern):
+        head = _words(element)
+        if head is None or _optional(element):
+            continue
+        between: set[str] = set()
+        room = 0
+        for nxt in pattern[i + 1:]:
+            kinds = _figure_kinds(nxt)
+            if kinds is not None and not _optional(nxt):
+                out.append((head, frozenset(between), room, kinds))
+                break
+            words, repeats = _words(nxt), _repeats(nxt)
+            if words is None or repeats is None or not _optional(nxt):
+                break  # anything else between: no test
+            between.update(w.lower() for w in words)
+            room += repeats
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Rules:
+    vocabulary: _Vocabulary
+    patterns: tuple[_Pattern, ...]
+    # the patterns by the lowest bit of their word sets: a sentence meets few word sets,
+    # so only the patterns filed under one of those are worth a look
+    by_bit: dict[int, tuple[_Pattern, ...]]
+    wordless: tuple[_Pattern, ...]
+
+    def candidates(self, met: int) -> list[_Pattern]:
+        found = list(self.wordless)
+        while met:
+            bit = met & -met
+            found += self.by_bit.get(bit, ())
+            met ^= bit
+        return found
+
+
+@cache
+def _indexed() -> _Rules:
+    vocabulary, patterns = _rules()
+    by_bit: dict[int, list[_Pattern]] = {}
+    for p in patterns:
+        if p.words:
+            by_bit.setdefault(p.words & -p.words, []).append(p)
+    return _Rules(vocabulary, patterns, {b: tuple(ps) for b, ps in by_bit.items()},
+                  tuple(p for p in patterns if not p.words))
 
 
 @cache
@@ -147,18 +212,68 @@ def _next_word_is(text: str, end: int, words: tuple[str, ...], dash: bool) -> bo
     return any(tail.startswith(w) for w in words)
 
 
+def _word_then_figure(text: str, low: str, head: tuple[str, ...], between: frozenset[str],
+                      room: int, starts: dict[int, str], kinds: frozenset[str]) -> bool:
+    """Some word of `head` is followed, past blanks and at most `room` words of `between`,
+    by a figure of one of `kinds`, as far as the text can tell."""
+    for word in head:
+        at = low.find(word)
+        while at >= 0:
+            if _inside_a_word(low, at, at + len(word)):
+                at = low.find(word, at + 1)
+                continue  # "setup" holds no token "up"
+            p = at + len(word)
+            for _ in range(room + 1):
+                while p < len(text) and text[p].isspace():
+                    p += 1
+                kind = starts.get(p)
+                if kind is not None and kind in kinds:
+                    return True
+                if p > 0 and not text[p - 1].isspace() and any(
+                        k in kinds for k in starts.values()):
+                    return True  # glued to what follows ("up-to", "~9%"): cannot tell
+                nxt = next((w for w in between if low.startswith(w, p)), None)
+                if nxt is None:
+                    break
+                p += len(nxt)
+            at = low.find(word, at + 1)
+    return False
+
+
+# spaCy's tokenizer splits these words in two ("cannot" is "can" "not"): the only places a
+# token starts or ends between two letters.
+_SPLIT_WORDS = ("cannot", "gonna", "gotta", "lemme", "gimme", "wanna")
+
+
+def _inside_a_word(low: str, start: int, end: int) -> bool:
+    """The span has a letter or digit glued on either side, so it is no token of its own."""
+    glued = (start > 0 and low[start - 1].isalnum()) or (end < len(low) and low[end].isalnum())
+    if not glued:
+        return False
+    lo = max(0, start - 6)
+    return not any(w in low[lo:end + 6] for w in _SPLIT_WORDS)
+
+
 def _possible(p: _Pattern, text: str, quantities: Sequence[Quantity]) -> bool:
     if len(p.figures) > len(quantities) or not all(
             any(q.kind in kinds for q in quantities) for kinds in p.figures):
         return False
-    return all(
+    if not all(
         any(q.kind in kinds and _next_word_is(text, q.end, follow, dash) for q in quantities)
         for kinds, follow, dash in p.adjacent
-    )
+    ):
+        return False
+    if not p.leading:
+        return True
+    low = text.lower()
+    starts = {q.start: q.kind for q in quantities}
+    return all(_word_then_figure(text, low, head, between, room, starts, kinds)
+               for head, between, room, kinds in p.leading)
 
 
 def could_match(text: str, quantities: Sequence[Quantity]) -> bool:
     """False only when no rule can match the sentence `text` with these figures."""
-    vocabulary, patterns = _rules()
-    met = vocabulary.met(text.lower())
-    return any(met & p.words == p.words and _possible(p, text, quantities) for p in patterns)
+    rules = _indexed()
+    met = rules.vocabulary.met(text.lower())
+    return any(met & p.words == p.words and _possible(p, text, quantities)
+               for p in rules.candidates(met))
