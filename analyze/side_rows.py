@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from .commands import condition_from_header
 from .numbers import find_quantities
 from .quantity import Measurement, Quantity
-from .table_roles import BASELINE, PATCHED, role_of, unit_in_text, with_unit
+from .table_roles import BASELINE, PATCHED, names_a_side, role_of, unit_in_text, with_unit
 
 _MAX_LINE = 2_000
 # the side label: words, then `:`/`=` or a column gap
@@ -42,8 +42,8 @@ class _Row:
 
 
 def _row(line: str, i: int) -> _Row | None:
-    if len(line) > _MAX_LINE:
-        return None
+    if len(line) > _MAX_LINE or not names_a_side(line):
+        return None  # the label names a side, so the line does (and that answer is kept)
     m = _SIDE.match(line)
     if m is None:
         return None
