@@ -405,7 +405,9 @@ class Store:
                 ).fetchall()
             for cid, doc in rows:
                 docs.setdefault(cid, json.loads(doc))
-        return sorted(docs.values(), key=lambda d: (d.get("date") is None, d.get("date") or "", d["id"]))
+        # oldest first by the instant, not by the text: `10:00+01:00` is before `09:30+00:00`
+        return sorted(docs.values(), key=lambda d: (
+            d.get("date") is None, (_utc_of_iso(d["date"]) or "") if d.get("date") else "", d["id"]))
 
     # -- series -----------------------------------------------------------------------------
 

@@ -445,3 +445,11 @@ def test_claims_of_many_messages_replace_each_message_own(fresh_store):
     assert [(d["id"], d["metric"]) for d in docs] == [("c4", "latency")]
     fresh_store.save_claims(a, [])
     assert fresh_store.claim_docs() == []
+
+
+def test_claims_come_oldest_first_by_the_instant(fresh_store):
+    a = add(fresh_store, mail("a@x"), "<a@x>").row
+    late = dict(_claim_doc("c-late", "a@x"), date="2025-03-03T09:30:00+00:00")
+    early = dict(_claim_doc("c-early", "a@x"), date="2025-03-03T10:00:00+01:00")  # 09:00 UTC
+    fresh_store.save_claims(a, [late, early])
+    assert [d["id"] for d in fresh_store.claim_docs()] == ["c-early", "c-late"]
