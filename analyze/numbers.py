@@ -65,7 +65,9 @@ _SPACE_GROUPS = re.compile(
 )
 # `_Scanner._plain_cell`: a number with at most one decimal part, then only blanks up to a
 # column's `|` or the end; and what, just before it, could make it more than a number.
-_PLAIN_CELL = re.compile(r"[0-9]{1,30}(?:\.[0-9]{1,30})?(?=[ \t]*(?:\||$))")
+_PLAIN_CELL = re.compile(r"([0-9]{1,30}(?:\.[0-9]{1,30})?|[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]{1,30})?)"
+                         r"(%?)(?=[ \t]*(?:\||$))")
+_CELL_BEFORE = ("", " ", "\t", "|", "+", "-", "−", "±", "(")  # a percentage may be signed
 _NOT_PLAIN_BEFORE = "~≈<>=≥≤.+-−±/(×$#@\\&'_"
 _SPACES_TUPLE = (" ", "\u00a0", "\u202f", "\u2009")
 _DECIMAL = re.compile(r"[0-9]*\.[0-9]+|[0-9]+")
@@ -271,15 +273,30 @@ class _Scanner:
             pos = self.last_end = result.end
 
     def _plain_cell(self, i: int) -> Quantity | None:
-        """A bare number alone before a column's end (`|` or the end of the line) with
-        nothing that could sign, bound or name it on its left: most cells of a result
-        table. It reads as `_figure_at` would read it, without its many checks; anything
-        else is None and goes the long way."""
+        """A number alone before a column's end (`|` or the end of the line): most cells of
+        a result table. A bare one (`605`, `1,262,001`) with nothing on its left that could
+        sign, bound or name it is built here; a percentage (`+9.9%`) skips the number
+        cascade and unit search but is finished (signs, brackets, bounds) the usual way.
+        Either reads as `_figure_at` would; anything else is None and goes the long way."""
         line = self.line
-        if i and line[i - 1] not in " \t|":
+        prev = line[i - 1] if i else ""
+        if prev not in _CELL_BEFORE:
             return None
         m = _PLAIN_CELL.match(line, i)
         if m is None:
+            return None
+        number, percent = m.group(1), m.group(2)
+        if "," in number and (percent or self.comma_locale):
+            return None  # `1,234` is 1.234 where the line writes decimal commas
+        value = float(number.replace(",", ""))
+        if percent:
+            if _glued_to_name(prev, line[i - 2] if i > 1 else ""):
+                return None  # `rx-5%`: part of a name
+            unit, unit_end = self._unit_after(m.start(2))
+            if unit is None or unit_end != m.end():
+                return None
+            return self._finish(i, unit_end, value, unit, _kind_of(unit), high=None)
+        if prev not in " \t|":
             return None
         lo = max(self.last_end, i - _WINDOW)
         tail = line[lo:i].rstrip()[-1:]
@@ -287,7 +304,6 @@ class _Scanner:
             return None
         if _SPREAD_BEFORE.search(line, lo, i) is not None:
             return None
-        value = float(m.group())
         return Quantity(value, m.group(), i, m.end(), "number", None, None, value)
 
     def _skip_end(self, i: int) -> int | None:

@@ -224,6 +224,7 @@ class ShellContext:
     def __init__(self, lines: Sequence[str]) -> None:
         self._lines = lines
         self._shell: Shell | None = None
+        self._may_loop: bool | None = None
 
     @property
     def shell(self) -> Shell:
@@ -231,15 +232,25 @@ class ShellContext:
             self._shell = read_shell(self._lines)
         return self._shell
 
+    @property
+    def may_loop(self) -> bool:
+        """Whether the lines can hold a shell loop at all: every loop starts with `for`."""
+        if self._may_loop is None:
+            self._may_loop = any("for" in line for line in self._lines)
+        return self._may_loop
+
     def name_of_variable(self, variable: str) -> str:
         return condition_of(variable, self.shell.commands) or variable
 
     def loop_for(self, values: Sequence[str], line: int | None = None) -> Loop | None:
-        if not self.shell.loops:
+        if not self.may_loop or not self.shell.loops:
             return None
         return loop_for_values(self.shell.loops, list(values), line)
 
     def header_name(self, header: str) -> str | None:
+        # The commands name a header only when it is a `$var` or a loop's variable.
+        if not self.may_loop and not _LOOP_VAR.match(header.strip()):
+            return condition_from_header(header)
         return condition_from_header(header, self.shell.commands, self.shell.loops)
 
 
