@@ -49,9 +49,11 @@ def select_claims(
     if author is None:
         return claims
     needle = author.casefold()
+    senders = store.senders(k for c in claims for k in (c["message_id"], c["found_in"]) if k)
     kept = []
     for claim in claims:
-        doc = (claim["message_id"] and store.get_message_doc(claim["message_id"])) or store.get_message_doc(claim["found_in"])
-        if doc and needle in doc["from"].casefold():
+        origin = claim["message_id"]
+        sender = senders[origin] if origin in senders else senders.get(claim["found_in"])
+        if sender is not None and needle in sender.casefold():
             kept.append(claim)
     return kept

@@ -310,6 +310,29 @@ class Store:
         row = self._row_for(key, "a.doc", join_analysis=True)
         return json.loads(row[0]) if row else None
 
+    def senders(self, keys: Iterable[str]) -> dict[str, str]:
+        """The From (as displayed) of each analysed message among `keys`, by key: one query
+        per chunk of keys, where `get_message_doc` would read each whole document."""
+        by_id: dict[str, list[str]] = {}
+        by_hash: dict[str, list[str]] = {}
+        for key in set(keys):
+            if key.startswith("sha256:"):
+                by_hash.setdefault(key[len("sha256:"):], []).append(key)
+            else:
+                by_id.setdefault(normalize_message_id(key) or key, []).append(key)
+        out: dict[str, str] = {}
+        wanted: dict[str, list[str]]
+        for column, wanted in (("m.message_id", by_id), ("m.content_hash", by_hash)):
+            for chunk in _chunks(list(wanted)):
+                with self._guard():
+                    rows = self._conn.execute(
+                        f"SELECT {column}, a.from_display FROM messages m"
+                        f" JOIN analyses a ON a.message_row = m.id"
+                        f" WHERE {column} IN ({_marks(chunk)})", chunk,
+                    ).fetchall()
+                out.update((key, frm or "") for value, frm in rows for key in wanted[value])
+        return out
+
     def messages_since(self, since: datetime) -> list[dict[str, Any]]:
         """Analysed messages dated at or after `since`, oldest first."""
         with self._guard():

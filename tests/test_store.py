@@ -453,3 +453,16 @@ def test_claims_come_oldest_first_by_the_instant(fresh_store):
     early = dict(_claim_doc("c-early", "a@x"), date="2025-03-03T10:00:00+01:00")  # 09:00 UTC
     fresh_store.save_claims(a, [late, early])
     assert [d["id"] for d in fresh_store.claim_docs()] == ["c-early", "c-late"]
+
+
+def test_senders_of_many_messages_in_one_query(fresh_store):
+    a = add(fresh_store, mail("a@x"), "<a@x>")
+    anon = add(fresh_store, mail(None, "no id"), None)
+    add(fresh_store, mail("unanalysed@x"), "<unanalysed@x>")
+    fresh_store.save_analyses([
+        AnalysisRecord(a.row, "1", "patch", "{}", from_display="Ana <ana@example.org>"),
+        AnalysisRecord(anon.row, "1", "other", "{}", from_display="Bo <bo@example.org>"),
+    ])
+    assert fresh_store.senders(["a@x", "<a@x>", anon.key, "unanalysed@x", "missing@x"]) == {
+        "a@x": "Ana <ana@example.org>", "<a@x>": "Ana <ana@example.org>",
+        anon.key: "Bo <bo@example.org>"}
