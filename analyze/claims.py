@@ -65,19 +65,24 @@ def _content_end(message: Message) -> int:
 # shortlog header of a cover letter (`Jane Doe (3):`). Read as blank lines (they still end a
 # paragraph or a table), so their addresses, dates and counts are never lexed.
 _NOT_CONTENT = re.compile(
-    r"\s*(?:[A-Z][A-Za-z-]{1,40}-by|Fixes|Link|Closes|Cc): "
+    r"\s*(?:[A-Z][A-Za-z-]{1,40}-by|Cc): [^\n]*@"  # trailers name an address
+    r"|\s*(?:Link|Closes): \S*://"
+    r"|\s*Fixes: [0-9a-f]{8,}"
     r"|\s*\S+\s+\|\s+[0-9]+ [+-]+\s*$"
     r"|\s*[0-9]+ files? changed(?:, [0-9]+ (?:insertion|deletion)s?\([+-]\))*\s*$"
     r"|\S[^()]{0,80} \([0-9]+\):\s*$"
 )
+_ATTRIBUTION_START = ("On ", "Le ", "Am ", "El ", "Il ", "Op ")
 
 
 def _not_content(line: str) -> bool:
     if ":" not in line and "|" not in line and "changed" not in line:
         return False  # every form below has one of these; most lines have none
-    # a quote's attribution: `On Thu, 2 Jul 2015 at 07:07, Eric Dumazet wrote:`
-    text = line.rstrip()
-    if len(text) <= 300 and text.endswith((" wrote:", " writes:")):
+    # a quote's attribution: `On Thu, 2 Jul 2015 at 07:07, Eric Dumazet wrote:`,
+    # `Eric Dumazet <edumazet@example.com> writes:`, `Jakub Kicinski wrote:`
+    text = line.strip()
+    if len(text) <= 300 and text.endswith((" wrote:", " writes:")) and (
+            text.startswith(_ATTRIBUTION_START) or "@" in text or len(text.split()) <= 4):
         return True
     return _NOT_CONTENT.match(line) is not None
 

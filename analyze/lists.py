@@ -199,26 +199,46 @@ def _pktgen(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
     return None, i + 1
 
 
-def _iperf(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
-    """The result of an iperf3 report starting at line i (its `[ ID] Interval ...` header or
-    its first `[  5] ...` line), and where the report ends. The result is the bitrate of
-    the summary's `receiver` line (what arrived), else of its `sender` line; `[SUM]` lines,
-    when streams ran in parallel, before any one stream's. Interval lines are progress."""
-    best: tuple[int, int, Quantity] | None = None  # (rank, line, bitrate)
-    j = i
-    while j < len(lines) and j - i < 10_000 and (
-            _IPERF_LINE.match(lines[j][:_MAX_LINE]) or _IPERF_RULE.match(lines[j][:_MAX_LINE])):
-        line = lines[j][:_MAX_LINE]
-        end = _IPERF_END.search(line)
-        if end is not None:
-            rate = next((q for q in find_quantities(line) if q.canonical_unit == "bit/s"), None)
-            rank = (2 if "SUM" in line[:8] else 0) + (1 if end.group(1) == "receiver" else 0)
-            if rate is not None and (best is None or rank >= best[0]):
-                best = (rank, j, rate)
-        j += 1
-    if best is None:
-        return None, j
-    return _Item(best[1], "throughput", best[2], None), j
+class _IperfRuns:
+    """The iperf3 reports of a block, read in one pass from the end: for each line of a
+    run of report lines, where the run ends and the best summary line from there on. A
+    run of thousands of header lines is read once, not once per line it starts from."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        n = len(lines)
+        self.end = [0] * (n + 1)
+        self.best: list[tuple[int, int, Quantity] | None] = [None] * (n + 1)
+        for j in range(n - 1, -1, -1):
+            line = lines[j][:_MAX_LINE]
+            if not (_IPERF_LINE.match(line) or _IPERF_RULE.match(line)):
+                self.end[j] = j
+                continue
+            self.end[j] = self.end[j + 1] if j + 1 < n and self.end[j + 1] > j + 1 else j + 1
+            best = self.best[j + 1] if self.end[j] > j + 1 else None
+            mine = _iperf_summary(line, j)
+            # the forward reading kept the last of the best: an earlier line wins only
+            # with a higher rank
+            self.best[j] = mine if mine is not None and (best is None or mine[0] > best[0]) \
+                else best
+
+    def report(self, i: int) -> tuple[_Item | None, int]:
+        """The result of the report starting at line i, and where the report ends."""
+        found = self.best[i]
+        if found is None:
+            return None, self.end[i]
+        return _Item(found[1], "throughput", found[2], None), self.end[i]
+
+
+def _iperf_summary(line: str, j: int) -> tuple[int, int, Quantity] | None:
+    """A summary line's rank (`[SUM]` over a stream, receiver over sender), line and
+    bitrate."""
+    end = _IPERF_END.search(line)
+    if end is None:
+        return None
+    rate = next((q for q in find_quantities(line) if q.canonical_unit == "bit/s"), None)
+    if rate is None:
+        return None
+    return (2 if "SUM" in line[:8] else 0) + (1 if end.group(1) == "receiver" else 0), j, rate
 
 
 def _next_run(lines: Sequence[str], j: int) -> int | None:
@@ -249,6 +269,7 @@ def _caption(line: str, i: int) -> tuple[str, list[_Item]] | None:
 
 def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]:
     groups: list[_Group] = []
+    iperf: _IperfRuns | None = None
     i, n = 0, len(lines)
     while i < n:
         if i in skip:
@@ -288,7 +309,10 @@ def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]
                 items.append(item)
                 continue
             if _IPERF_LINE.match(line[:_MAX_LINE]):
-                item, j = _iperf(lines, j)
+                # iperf3's report: the receiver's bitrate (what arrived), `[SUM]` first;
+                # interval lines are progress
+                iperf = iperf or _IperfRuns(lines)
+                item, j = iperf.report(j)
                 if item is None:
                     break
                 items.append(item)

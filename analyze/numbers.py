@@ -695,7 +695,8 @@ def _may_end_in_symbol(window: str) -> bool:
 
 def _may_end_in_factor(window: str) -> bool:
     """Whether `_FACTOR` ("factor", "factor of", then spaces to the end) can match."""
-    return _last_word(window.rstrip()) in ("factor", "of")
+    word = _last_word(window.rstrip())
+    return word in ("factor", "of") or not word.isascii()
 
 
 def _may_end_in_bound(window: str) -> bool:
@@ -704,7 +705,10 @@ def _may_end_in_bound(window: str) -> bool:
         return True
     if text.endswith("."):  # `approx.`, `ca.`
         text = text[:-1]
-    return text != "" and _last_word(text) in _BOUND_ENDINGS
+    word = _last_word(text)
+    # re.I also folds letters str.lower() does not ("ſ" is "s"): a word of such letters
+    # goes the long way
+    return text != "" and (word in _BOUND_ENDINGS or not word.isascii())
 
 
 def _word_bound(window: str) -> str | None:

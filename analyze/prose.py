@@ -85,7 +85,8 @@ class _Shape:
 
     @property
     def key(self) -> tuple[object, ...]:
-        return (self.text, *((q.kind, q.unit, q.canonical_unit) for q in self.figures))
+        return (self.text, *((q.start, q.end, q.kind, q.unit, q.canonical_unit)
+                             for q in self.figures))
 
     def original_offset(self, offset: int) -> int:
         """Where a character of `text` outside any figure is in the sentence."""

@@ -232,12 +232,23 @@ def _word_then_figure(text: str, low: str, head: tuple[str, ...], between: froze
                 if p > 0 and not text[p - 1].isspace() and any(
                         k in kinds for k in starts.values()):
                     return True  # glued to what follows ("up-to", "~9%"): cannot tell
+                if _glued_figure(text, p, starts, kinds):
+                    return True  # "latency~20%": the figure's token may start at p
                 nxt = next((w for w in between if low.startswith(w, p)), None)
                 if nxt is None:
                     break
                 p += len(nxt)
             at = low.find(word, at + 1)
     return False
+
+
+def _glued_figure(text: str, p: int, starts: dict[int, str], kinds: frozenset[str]) -> bool:
+    """A figure of `kinds` starts later in the run of non-blank characters at p: spaCy may
+    make one token of the run, and the figure's span grows to cover it."""
+    end = p
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return any(p < s < end and k in kinds for s, k in starts.items())
 
 
 # spaCy's tokenizer splits these words in two ("cannot" is "can" "not"): the only places a
@@ -273,7 +284,10 @@ def _possible(p: _Pattern, text: str, quantities: Sequence[Quantity]) -> bool:
 
 def could_match(text: str, quantities: Sequence[Quantity]) -> bool:
     """False only when no rule can match the sentence `text` with these figures."""
+    low = text.lower()
+    if len(low) != len(text):
+        return True  # lower-casing moved the offsets ("İ" is two characters): cannot tell
     rules = _indexed()
-    met = rules.vocabulary.met(text.lower())
+    met = rules.vocabulary.met(low)
     return any(met & p.words == p.words and _possible(p, text, quantities)
                for p in rules.candidates(met))

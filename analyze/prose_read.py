@@ -14,7 +14,6 @@ spaCy is imported on the first sentence read, so mail without a candidate never 
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -119,9 +118,6 @@ def pipeline() -> tuple[Any, Any]:
         _RESULT_HASHES.update(strings.add(w) for w in RESULT_WORDS)
         _PIPELINE = (nlp, matcher)
         LOADS += 1
-        # spaCy's vocabulary, rules and modules live as long as the process: keep the
-        # collector from walking them again on every full collection.
-        gc.freeze()
     return _PIPELINE
 
 

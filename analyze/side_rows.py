@@ -10,9 +10,11 @@
 Each row starts with a label naming its side (before/after, base/patched, w/o / with ...,
 read by `table_roles.role_of`), then figures. A baseline row and the patched row next to it
 pair column by column when they are the same template: as many figures, and the same words
-between them. The line above the rows, when it has a cell per column, names the columns
-(`p50` is the measure; `threads 1 2 4` names the condition and its values); the line above
-that is the caption, which may name the unit.
+between them, and when each column is a result: its figures have a unit, or the caption or
+the column's name says what they measure (`old: 4096 87380 6291456` is a setting). The line
+above the rows, when it has a cell per column, names the columns (`p50` is the measure;
+`threads 1 2 4` names the condition and its values); the line above that is the caption,
+which may name the unit.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .commands import condition_from_header
 from .numbers import find_quantities
 from .quantity import Measurement, Quantity
 from .table_roles import BASELINE, PATCHED, names_a_side, role_of, unit_in_text, with_unit
+from .units import metric_of
 
 _MAX_LINE = 2_000
 # the side label: words, then `:`/`=` or a column gap
@@ -99,6 +102,10 @@ def _pair(lines: Sequence[str], base: _Row, patched: _Row) -> list[Measurement]:
         after = lines[base.line][b.end:b.end + 24]
         unit = b.unit or p.unit or unit_in_text(after.split("  ")[0]) or caption_unit
         name = names[k] if names else ""
+        if unit is None and metric_of(None, f"{caption} {name}") == "other":
+            # `old: 4096 87380 6291456`, `RX 512  TX 512`: settings, not results. Results
+            # have a unit, or a caption or column that names what they measure.
+            return []
         condition: tuple[tuple[str, str], ...] = ()
         if condition_name and name:
             condition = ((condition_name, name),)

@@ -141,3 +141,13 @@ def test_a_table_ends_at_a_trailer_line():
     )
     claims = _claims(body)
     assert [(c.baseline, c.patched) for c in claims] == [(100, 110), (200, 230)]
+
+
+@pytest.mark.parametrize("line", [
+    "With 8 queues throughput went from 5 Mpps to 9 Mpps, which is what Eric wrote:",
+    "Link: the 100G link now runs at 9.4 Gbit/s, up from 8.7 Gbit/s",
+])
+def test_lines_shaped_like_trailers_or_attributions_that_hold_claims(line):
+    """Only the real forms are skipped: an attribution starts with `On ...`, names an
+    address or is a few words; `Link:` and `Closes:` trailers hold a URL."""
+    assert len(_claims(line + "\n")) == 1

@@ -332,7 +332,8 @@ TCP_RR latency (usec):
 
 
 def test_side_named_rows_with_a_counted_header():
-    text = "threads      1      2      4\nbase       3.1    6.0   11.2\npatched    3.5    6.9   12.8"
+    text = ("Forwarding, Mpps:\nthreads      1      2      4\nbase       3.1    6.0   11.2\n"
+            "patched    3.5    6.9   12.8")
     ms = find_list_measurements(text.split("\n"))
     assert [m.condition for m in ms] == [(("threads", "1"),), (("threads", "2"),),
                                          (("threads", "4"),)]
@@ -350,9 +351,35 @@ def test_rows_that_do_not_pair(text):
     assert find_list_measurements(text.split("\n")) == []
 
 
+@pytest.mark.parametrize("text", [
+    "old: 4096 87380 6291456\nnew: 4096 131072 16777216",  # tcp_rmem
+    "before:  CPUs 0-3 and 8-11 isolated\nafter:   CPUs 0-7 and 8-15 isolated",
+    "Old   queue count 4, ring size 1024\nNew   queue count 8, ring size 4096",
+    "base: v6.8-rc1 + 3 fixes, 2 reverts\npatched: v6.8-rc1 + 5 fixes, 2 reverts",
+    "ethtool -g before and after:\nbefore:  RX 512  TX 512\nafter:   RX 4096  TX 4096",
+])
+def test_side_named_rows_of_settings_are_no_claims(text):
+    """Figures without a unit, under no caption or column naming what they measure."""
+    assert find_list_measurements(text.split("\n")) == []
+
+
 def test_pktgen_result_gives_its_packet_rate():
     run = ("Result: OK: 2164488(c2164101+d387) usec, 10000000 (64byte,0frags)\n"
            "  {pps}pps 2365Mb/sec (2365453824bps) errors: 0")
     text = "Before:\n" + run.format(pps="4620027") + "\n\nAfter:\n" + run.format(pps="5614186")
     ms = find_list_measurements(text.split("\n"))
     assert pairs(ms) == [(4620027, 5614186)] and ms[0].unit == "pps"
+
+
+def test_a_run_of_iperf3_headers_is_read_once():
+    """Thousands of `[ ID] Interval ...` lines under a caption: each line is read once,
+    not once per line the run could start from (that was quadratic: 38 s for 8,000)."""
+    from unittest import mock
+
+    import analyze.lists as lists
+
+    n = 8_000
+    lines = ["before the patch:", *["[ ID] Interval           Transfer     Bitrate"] * n, "run 1"]
+    with mock.patch.object(lists, "_iperf_summary", wraps=lists._iperf_summary) as summary:
+        assert find_list_measurements(lines) == []
+    assert summary.call_count <= n

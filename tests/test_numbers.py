@@ -337,7 +337,8 @@ _BOUND_PIECES = [*"0123456789 .,~≈<>=≥≤-+()%x|\n", "more than ", "at least
                  "Mpps", "us", "x.about ", "5about ", "(about ", "not less than ", "over ", "~=",
                  ">= ", "ofx ", "roughly", "Over", "ABOUT ", " | ", "\t", "±", "+-", "+/-",
                  "1,234", "1.341.700", "35,5", "4.19", " 234", "x", "e+08", "_", "$", "12345678901234567890123456789012",
-                 "%", "rx-", "a+", "(", "−", "9.9%", "+(", "% |", "1,262,001", ".5"]
+                 "%", "rx-", "a+", "(", "−", "9.9%", "+(", "% |", "1,262,001", ".5",
+                 "at moſt ", "ABOUT ", "ıf ", "İ", "K"]
 _BOUND_TEXT = st.lists(st.sampled_from(_BOUND_PIECES), max_size=24).map("".join)
 
 

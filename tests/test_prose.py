@@ -601,3 +601,27 @@ def test_each_stated_change_takes_the_metric_of_its_clause():
     first, second = find_prose_changes(["QPS is up ~9% and tail latency is down 4%."])
     assert (metric_of(None, first.context), metric_of(None, second.context)) == (
         "transactions", "latency")
+
+
+@pytest.mark.parametrize("text", [
+    # "İ".lower() is two characters: offsets in the lower-cased text are not the text's
+    "İlker İnce saw it at 2.8% in perf top when QPS went up.",
+    "Tests by İlker, İsmail and İbrahim: QPS is up 9% here.",
+    # spaCy makes one token of "latency~20": the figure's span grows back to "latency"
+    "On my box this patch reduces latency~20%, see below.",
+    "This improves throughput~5%.",
+])
+def test_the_gate_lets_through_what_it_cannot_tell(text):
+    from analyze.numbers import find_quantities
+    from analyze.prose_gate import could_match
+    from analyze.sentences import Candidate, Paragraph
+
+    c = Candidate(text, 0, Paragraph(text, (0,), (0,)), tuple(find_quantities(text)))
+    if _reading_of(c) != prose_read.NOTHING:
+        assert could_match(c.text, c.quantities)
+    find_prose_claims([text])  # and nothing raises
+
+
+def test_a_stated_change_beside_a_dotted_capital_i():
+    [change] = find_prose_changes(["Tests by İlker, İsmail and İbrahim: QPS is up 9% here."])
+    assert change.stated.value == 9.0

@@ -37,11 +37,23 @@ def ragged_pipes(n: int) -> str:
     return "before | after\n" + "".join("|" * (i % 7) + f" {i} | {i + 1}" + "|" * (i % 3) + "\n" for i in range(n))
 
 
+def iperf_headers(n: int) -> str:
+    # report headers without a summary, each one a possible start of a report
+    return "before the patch:\n" + "[ ID] Interval           Transfer     Bitrate\n" * n + "run 1\n"
+
+
+def side_rows(n: int) -> str:
+    return "latency (usec):\n" + "".join(
+        f"before  {i}.5  {i + 1}.5\nafter  {i}.1  {i + 1}.1\n" for i in range(n // 2))
+
+
 CASES: list[tuple[str, Callable[[int], str], int]] = [
     ("a 1 MB single line", one_long_line, 1_000_000),
     ("a 10,000-row table", big_table, 10_000),
     ("numbers of 5,000 digits", long_numbers, 5_000),
     ("unbalanced table pipes", ragged_pipes, 10_000),
+    ("16,000 iperf3 header lines", iperf_headers, 16_000),
+    ("10,000 side-named rows", side_rows, 10_000),
 ]
 
 
