@@ -45,9 +45,17 @@ _WORD = re.compile(r"[^\s,;:()\[\]]+")
 _PER = re.compile(r"\bper\s*$", re.I)
 
 
+# One search that finds any of the four: most lines name no role at all.
+_ANY_ROLE = re.compile("|".join(f"(?:{p.pattern})" for p in (_NOISE, _STATED, _BASELINE, _PATCHED)),
+                       re.I)
+_SIDE = re.compile(f"(?:{_BASELINE.pattern})|(?:{_PATCHED.pattern})", re.I)
+
+
 def role_of(text: str) -> str | None:
     """What a header cell or a caption says its figures are: baseline, patched, stated
     (a change column), noise (stddev), or None."""
+    if not _ANY_ROLE.search(text):
+        return None
     if _NOISE.search(text):
         return NOISE
     if _STATED.search(text):
@@ -63,13 +71,13 @@ def names_a_side(text: str) -> bool:
     """True when `text` has a word naming the baseline or the patched run."""
     if len(text) <= _MAX_HEADER:
         return _names_a_side(text)
-    return bool(_BASELINE.search(text) or _PATCHED.search(text))
+    return _SIDE.search(text) is not None
 
 
 @lru_cache(maxsize=32768)
 def _names_a_side(text: str) -> bool:
     # Kept per line: the table and list readers both ask it of every line of a block.
-    return bool(_BASELINE.search(text) or _PATCHED.search(text))
+    return _SIDE.search(text) is not None
 
 
 def _tokens(text: str) -> tuple[str, ...]:

@@ -381,3 +381,20 @@ def test_row_labels_that_count_the_condition():
     ms = find_table_measurements(text.split("\n"))
     assert [(m.baseline.value, m.patched.value, m.condition) for m in ms] == [
         (2.41, 2.86, (("queues", "1"),)), (31.05, 35.93, (("queues", "16"),))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["before", "after", "base", "patched", "w/o", "with", "the",
+                                 "patch", "std-dev", "±", "delta", "%", "change", "this",
+                                 "new", "old", "+ series", "x", " ", "(", ")", ":", "Δ"]),
+                max_size=8).map(" ".join))
+def test_role_of_reads_as_its_four_patterns_in_order(text):
+    """role_of's one search for any role gives what the four searches in order give."""
+    from analyze import table_roles as t
+
+    expected = next((role for pattern, role in ((t._NOISE, t.NOISE), (t._STATED, t.STATED),
+                                                 (t._BASELINE, t.BASELINE),
+                                                 (t._PATCHED, t.PATCHED))
+                     if pattern.search(text)), None)
+    assert role_of(text) == expected
+    assert t.names_a_side(text) == bool(t._BASELINE.search(text) or t._PATCHED.search(text))
