@@ -199,6 +199,29 @@ def _pktgen(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
     return None, i + 1
 
 
+class _ToolReports:
+    """The result blocks benchmark tools print, each read as one item: netperf (the last
+    column of its first data row), pktgen (the packet rate of its `Result:`), iperf3 (the
+    receiver's bitrate, `[SUM]` first; interval lines are progress)."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self._iperf: _IperfRuns | None = None
+
+    def at(self, j: int) -> tuple[_Item | None, int] | None:
+        """The report starting at line j (its item, None when it holds no result, and
+        where it ends), or None when no report starts there."""
+        line = self.lines[j][:_MAX_LINE]
+        if _NETPERF_START.search(line):
+            return _netperf(self.lines, j)
+        if _PKTGEN_RESULT.match(line):
+            return _pktgen(self.lines, j)
+        if _IPERF_LINE.match(line):
+            self._iperf = self._iperf or _IperfRuns(self.lines)
+            return self._iperf.report(j)
+        return None
+
+
 class _IperfRuns:
     """The iperf3 reports of a block, read in one pass from the end: for each line of a
     run of report lines, where the run ends and the best summary line from there on. A
@@ -269,7 +292,7 @@ def _caption(line: str, i: int) -> tuple[str, list[_Item]] | None:
 
 def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]:
     groups: list[_Group] = []
-    iperf: _IperfRuns | None = None
+    tools = _ToolReports(lines)
     i, n = 0, len(lines)
     while i < n:
         if i in skip:
@@ -296,23 +319,9 @@ def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]
             if _PROMPT.match(line[:_MAX_LINE]):
                 j += 1
                 continue
-            if _NETPERF_START.search(line[:_MAX_LINE]):
-                item, j = _netperf(lines, j)
-                if item is None:
-                    break
-                items.append(item)
-                continue
-            if _PKTGEN_RESULT.match(line[:_MAX_LINE]):
-                item, j = _pktgen(lines, j)
-                if item is None:
-                    break
-                items.append(item)
-                continue
-            if _IPERF_LINE.match(line[:_MAX_LINE]):
-                # iperf3's report: the receiver's bitrate (what arrived), `[SUM]` first;
-                # interval lines are progress
-                iperf = iperf or _IperfRuns(lines)
-                item, j = iperf.report(j)
+            report = tools.at(j)
+            if report is not None:
+                item, j = report
                 if item is None:
                     break
                 items.append(item)
