@@ -438,6 +438,8 @@ def _one_line(line: str, i: int) -> Measurement | None:
                           r"unpatched|patched|orig|original|stock)\b", words, re.I)
     label = (line[:first.start()] + (words[:role_word.start()] if role_word else "")).strip(" \t:-,;(")
     unit = bq.unit or pq.unit
+    if not unit and not _MEASURE.search(line):
+        return None  # `old: 1024 entries, new: 2048 entries` is a setting, not a result
     return Measurement(
         baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list", line=i,
         quote=line.rstrip(), unit=unit, stated=stated, condition=label_condition(label),

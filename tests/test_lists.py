@@ -383,3 +383,12 @@ def test_a_run_of_iperf3_headers_is_read_once():
     with mock.patch.object(lists, "_iperf_summary", wraps=lists._iperf_summary) as summary:
         assert find_list_measurements(lines) == []
     assert summary.call_count <= n
+
+
+@pytest.mark.parametrize("line,found", [
+    ("old: 1024 entries, new: 2048 entries", []),  # a setting
+    ("tcp_rr before: 51234, after: 55870", [(51234, 55870)]),  # a measure named
+    ("before: 1843 MB, after: 1127 MB", [(1843, 1127)]),  # a unit
+])
+def test_one_line_pairs_need_a_unit_or_a_measure(line, found):
+    assert pairs(find_list_measurements([line])) == found
