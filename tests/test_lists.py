@@ -392,3 +392,14 @@ def test_a_run_of_iperf3_headers_is_read_once():
 ])
 def test_one_line_pairs_need_a_unit_or_a_measure(line, found):
     assert pairs(find_list_measurements([line])) == found
+
+
+def test_bench_lines_with_a_spread_take_its_unit_and_their_key():
+    text = ("Before:\ntrig-fentry         :   44.118 ± 0.052M/s\n"
+            "trig-kprobe         :   25.306 ± 0.031M/s\n\nAfter:\n"
+            "trig-fentry         :   51.907 ± 0.066M/s\ntrig-kprobe         :   27.840 ± 0.029M/s")
+    ms = find_list_measurements(text.split("\n"))
+    assert [(m.baseline.value, m.patched.value, m.unit, m.condition) for m in ms] == [
+        (44.118, 51.907, "M/s", (("measure", "trig-fentry"),)),
+        (25.306, 27.84, "M/s", (("measure", "trig-kprobe"),))]
+    assert ms[0].patched.canonical_unit == "ops/s"
