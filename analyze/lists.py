@@ -55,6 +55,7 @@ _NETPERF_START = re.compile(r"TEST from|^\s*Recv\s+Send|^\s*Local\s*/Remote|Sock
 # summary lines end in `sender` or `receiver`.
 _IPERF_LINE = re.compile(r"\s*\[\s*(?:ID|SUM|[0-9]{1,4})\]\s")
 _PKTGEN_RESULT = re.compile(r"\s*Result: OK: ")
+_XDP_SUMMARY = re.compile(r"\s*Summary\s+[0-9][0-9,]*\s+(?:rx|tx|xmit|redir)/s\b")
 _IPERF_RULE = re.compile(r"\s*(?:- ){4,}-?\s*$")  # between the intervals and the summary
 _IPERF_END = re.compile(r"\b(sender|receiver)\s*$")
 # netperf's header names its unit in the last column of the last header line.
@@ -212,7 +213,8 @@ def _pktgen(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
 class _ToolReports:
     """The result blocks benchmark tools print, each read as one item: netperf (the last
     column of its first data row), pktgen (the packet rate of its `Result:`), iperf3 (the
-    receiver's bitrate, `[SUM]` first; interval lines are progress)."""
+    receiver's bitrate, `[SUM]` first; interval lines are progress), xdp-bench (the packet
+    rate of its `Summary` line)."""
 
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = lines
@@ -229,6 +231,9 @@ class _ToolReports:
         if _IPERF_LINE.match(line):
             self._iperf = self._iperf or _IperfRuns(self.lines)
             return self._iperf.report(j)
+        if _XDP_SUMMARY.match(line):
+            rate = next((q for q in find_quantities(line) if q.canonical_unit == "pps"), None)
+            return (_Item(j, "throughput", rate, None) if rate else None), j + 1
         return None
 
 

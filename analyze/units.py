@@ -49,6 +49,8 @@ UNITS: tuple[Unit, ...] = (
     *_rates("pps", ("fps",)),  # frames per second: on a network, frames are packets
     Unit(_per_second(("pkt", "pkts", "packets", "Pkt", "Pkts", "Packets")), "pps", 1.0),
     Unit(_per_second(("frames", "Frames")), "pps", 1.0),
+    # xdp-bench counts packets by what happened to them: `6,812,440 rx/s`
+    Unit(("rx/s", "tx/s", "xmit/s", "redir/s"), "pps", 1.0),
     Unit(_per_second(("Kpkt", "Kpkts", "kpkt", "kpkts")), "pps", 1e3),
     Unit(_per_second(("Mpkt", "Mpkts")), "pps", 1e6),
     # bit rates: iperf `Mbits/sec`, netperf `10^6bits/s`, tc `rate 2gbit`

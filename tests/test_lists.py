@@ -403,3 +403,10 @@ def test_bench_lines_with_a_spread_take_its_unit_and_their_key():
         (44.118, 51.907, "M/s", (("measure", "trig-fentry"),)),
         (25.306, 27.84, "M/s", (("measure", "trig-kprobe"),))]
     assert ms[0].patched.canonical_unit == "ops/s"
+
+
+def test_xdp_bench_summary_gives_its_packet_rate():
+    text = ("Before:\nSummary                      6,812,440 rx/s                  0 err,drop/s\n\n"
+            "After:\nSummary                      8,105,377 rx/s                  0 err,drop/s")
+    ms = find_list_measurements(text.split("\n"))
+    assert pairs(ms) == [(6812440, 8105377)] and ms[0].patched.canonical_unit == "pps"
