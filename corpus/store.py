@@ -586,9 +586,22 @@ class Store:
                     " FROM series"
                 )
             }
+            rejections = {
+                key: {"analyzer_version": ver, "reason": reason}
+                for key, ver, reason in conn.execute(
+                    f"SELECT {_MESSAGE_KEY}, r.analyzer_version, r.reason"
+                    " FROM rejections r JOIN messages m ON m.id = r.message_row"
+                )
+            }
+            claims: dict[str, dict[str, Any]] = {}
+            for key, cid, doc in conn.execute(
+                f"SELECT {_MESSAGE_KEY}, c.id, c.doc FROM claims c"
+                " JOIN messages m ON m.id = c.found_row"
+            ):
+                claims.setdefault(key, {})[cid] = json.loads(doc)
             version = conn.execute("PRAGMA user_version").fetchone()[0]
         return {"schema_version": version, "messages": messages, "analyses": analyses,
-                "series": series}
+                "series": series, "rejections": rejections, "claims": claims}
 
     def _row_for(self, key: str, columns: str, *, join_analysis: bool = False) -> Any:
         join = " JOIN analyses a ON a.message_row = m.id" if join_analysis else ""

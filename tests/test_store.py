@@ -466,3 +466,15 @@ def test_senders_of_many_messages_in_one_query(fresh_store):
     assert fresh_store.senders(["a@x", "<a@x>", anon.key, "unanalysed@x", "missing@x"]) == {
         "a@x": "Ana <ana@example.org>", "<a@x>": "Ana <ana@example.org>",
         anon.key: "Bo <bo@example.org>"}
+
+
+def test_dump_holds_claims_and_rejections(fresh_store):
+    """What analysis stored is part of the dump, so 'the same store' means the same claims."""
+    a = add(fresh_store, mail("a@x"), "<a@x>").row
+    b = add(fresh_store, mail("b@x"), "<b@x>").row
+    fresh_store.save_claims(a, [_claim_doc("c1", "a@x")])
+    fresh_store.save_rejection(b, "2", "not a mail: no header block")
+    dump = fresh_store.dump()
+    assert dump["claims"] == {"a@x": {"c1": _claim_doc("c1", "a@x")}}
+    assert dump["rejections"] == {"b@x": {"analyzer_version": "2",
+                                          "reason": "not a mail: no header block"}}
