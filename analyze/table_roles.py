@@ -84,10 +84,20 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z0-9_.]+", text.lower()))
 
 
+# A tree or release named alone: `net-next`, `bpf`, `mainline`, `v6.12`, `6.13-rc2`.
+_TREE = re.compile(r"\s*(?:net|net-next|bpf|bpf-next|mainline|upstream|linus|master|main|tip"
+                   r"|v?[0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-rc[0-9]+)?)\s*$", re.I)
+
+
 def resolve_roles(texts: Sequence[str]) -> list[str | None]:
     """Roles of sibling headers or captions, with the relative form: of `net-next` and
-    `net-next + series` (or `3.17` and `3.17 + macvlan patch`), the bare one is the baseline."""
+    `net-next + series` (or `3.17` and `3.17 + macvlan patch`), the bare one is the baseline;
+    so is a tree named alone beside a `patched` column (`net-next  patched  gain`)."""
     roles = [role_of(t) for t in texts]
+    if PATCHED in roles and BASELINE not in roles:
+        trees = [i for i, t in enumerate(texts) if roles[i] is None and _TREE.match(t)]
+        if len(trees) == 1:
+            roles[trees[0]] = BASELINE
     for i, text in enumerate(texts):
         if roles[i] != PATCHED or "+" not in text:
             continue

@@ -351,7 +351,9 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
     cond_name = None
     counted: dict[str, tuple[str, str]] = {}
     if not by_measure and any(labels):
-        cond_name = condition_name(texts[cond] if cond is not None else "", labels, cmds, i) or "case"
+        # rows named by words (`UDP tx`, `UDP rx`) are named quantities: measures
+        unnamed = "case" if any(_DIGIT.match(t) for t in labels if t) else "measure"
+        cond_name = condition_name(texts[cond] if cond is not None else "", labels, cmds, i) or unnamed
         # labels that count what varies (`1 queue`, `4 queues`): the noun names it
         found = {t: counted_condition(t) for t in labels if t}
         if all(found.values()) and len({c[0] for c in found.values() if c}) == 1:

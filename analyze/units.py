@@ -185,12 +185,12 @@ _BY_CANONICAL = {
 # names its request/response tests TCP_RR, UDP_RR, TCP_CRR.
 _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("transactions", re.compile(
-        r"trans\b|trans\.|transactions?|(?:\b|_)tps\b|\b(?:tcp|udp)_c?rr\b|\brr\b|req(?:uest)?s?/|"
+        r"trans\b|trans\.|transactions?|(?:\b|_)tps\b|req(?:uest)?s?/|"
         r"requests? per|\bops\b|ops/|operations|connection rate|connections? per|"
         r"connections?/|\bcps\b|\bqps\b|queries per", re.I)),
     ("throughput", re.compile(
         r"pps\b|throughput|bandwidth|\bbw\b|goodput|[kmg]?bps\b|[kmg]?bits?/|[kmg]?b/s|"
-        r"packets?/|packets? per|\bpkts?/|_stream\b|\brate\b|\bfps\b", re.I)),
+        r"packets?/|packets? per|\bpkts?/|\brate\b|\bfps\b", re.I)),
     ("latency", re.compile(
         r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|elapsed|"
         r"\b(?:[nmu]s|[nmu]sec|µs|μs)\b", re.I)),
@@ -199,6 +199,13 @@ _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.I)),
     ("memory", re.compile(
         r"memory|\bmem\b|meminfo|\brss\b|slab|footprint|\b[kmg]i?b\b|bytes\b|allocation", re.I)),
+)
+
+# A test's name says what it measures only when no word of the context does: "TCP_RR p99
+# latency is reduced by 6%" is a latency, "TCP_RR improves by 6%" a transaction rate.
+_TEST_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("transactions", re.compile(r"\b(?:tcp|udp)_c?rr\b|\brr\b", re.I)),
+    ("throughput", re.compile(r"_stream\b", re.I)),
 )
 
 # CPU time is CPU, not latency: perf's `1,823.41 msec task-clock`, time(1)'s `user`/`sys`.
@@ -263,7 +270,7 @@ def metric_of(canonical_unit: str | None, context: str = "") -> str:
         return counter
     if _CPU_TIME.search(context):
         return "cpu"
-    for metric, words in _CONTEXT_WORDS:
+    for metric, words in _CONTEXT_WORDS + _TEST_NAMES:
         if words.search(context):
             return metric
     return "other"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -398,3 +399,15 @@ def test_role_of_reads_as_its_four_patterns_in_order(text):
                      if pattern.search(text)), None)
     assert role_of(text) == expected
     assert t.names_a_side(text) == bool(t._BASELINE.search(text) or t._PATCHED.search(text))
+
+
+@pytest.mark.parametrize("texts,roles", [
+    (["net-next", "patched", "gain"], ["baseline", "patched", "stated"]),
+    (["v6.12", "with series"], ["baseline", "patched"]),
+    (["net-next", "net-next + series"], ["baseline", "patched"]),
+    # two trees, or no patched column: which one is the baseline is not said
+    (["net", "net-next", "patched"], [None, None, "patched"]),
+    (["net-next", "bpf-next"], [None, None]),
+])
+def test_a_tree_named_alone_beside_patched_is_the_baseline(texts, roles):
+    assert resolve_roles(texts) == roles

@@ -162,3 +162,13 @@ def test_lower_is_better(metric, canonical, lower):
 def test_a_share_of_cycles_is_cpu():
     # "page_pool_refill_alloc_cache() drops from 9.3% to 2.1% of cycles"
     assert metric_of("%", "drops from 9.3% to 2.1% of cycles with this applied") == "cpu"
+
+
+@pytest.mark.parametrize("context,metric", [
+    ("TCP_RR p99 latency is reduced by 6%", "latency"),
+    ("TCP_RR improves by 6%", "transactions"),
+    ("TCP_STREAM cpu utilization", "cpu"),
+    ("TCP_STREAM gains 3%", "throughput"),
+])
+def test_a_metric_word_wins_over_a_test_name(context, metric):
+    assert metric_of(None, context) == metric
