@@ -31,6 +31,7 @@ from .prose import (
     find_prose_results,
 )
 from .quantity import Measurement, Quantity
+from .stated_lines import find_stated_lines
 from .tables import find_table_measurements
 from .units import lower_is_better, metric_of
 
@@ -242,7 +243,8 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     )
 
 
-def _stated_claim(message: Message, block: _Block, change: StatedChange) -> Claim:
+def _stated_claim(message: Message, block: _Block, change: StatedChange,
+                  source: str = "prose") -> Claim:
     """A change stated without its figures. Its metric comes from the sentence's words
     ("a 3% regression in connection rate"), never from the `%` it is written in."""
     stated = _stated_pct(change.stated)
@@ -255,7 +257,7 @@ def _stated_claim(message: Message, block: _Block, change: StatedChange) -> Clai
         baseline=None, patched=None, baseline_canonical=None, patched_canonical=None,
         bound=change.stated.bound, change_pct=None, stated_change_pct=stated,
         consistent=None, direction=_direction(metric, None, stated),
-        condition=change.condition, source="prose", quote=change.quote,
+        condition=change.condition, source=source, quote=change.quote,
         line=block.start + change.line + 1, date=message.date,
     )
 
@@ -309,6 +311,12 @@ class _Changes:
         return i < len(values) and values[i] <= stated + tolerance + 1e-9
 
 
+def _rounding(stated: Quantity) -> float:
+    """Half a unit in the last written digit of a stated change, in percent."""
+    tolerance = 0.5 * 10 ** -_decimals(stated.text)
+    return tolerance * 100.0 if stated.kind == "ratio" else tolerance
+
+
 def _is_quoted_hunk(block: _Block) -> bool:
     """A quoted piece of a patch (a review reply): its numbers are code, not results."""
     return block.depth > 0 and any(
@@ -328,16 +336,18 @@ def extract_claims(message: Message) -> tuple[Claim, ...]:
             figures.append(_make_claim(message, block, m))
             found.append((figures[-1], None))
             used.update(range(m.line, m.line + max(1, m.quote.count("\n") + 1)))
+        for change in find_stated_lines(block.lines):
+            if change.line not in used:
+                found.append((_stated_claim(message, block, change, source="list"),
+                              _rounding(change.stated)))
+                used.add(change.line)
         for m in find_prose_measurements(block.lines):
             if m.line not in used:
                 found.append((_make_claim(message, block, m), None))
                 used.add(m.line)
         for change in find_prose_changes(block.lines):
             if change.line not in used:
-                tolerance = 0.5 * 10 ** -_decimals(change.stated.text)
-                if change.stated.kind == "ratio":
-                    tolerance *= 100.0
-                found.append((_stated_claim(message, block, change), tolerance))
+                found.append((_stated_claim(message, block, change), _rounding(change.stated)))
         for result in find_prose_results(block.lines):
             if result.line not in used:
                 found.append((_lone_claim(message, block, result), None))

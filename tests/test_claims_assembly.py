@@ -151,3 +151,20 @@ def test_lines_shaped_like_trailers_or_attributions_that_hold_claims(line):
     """Only the real forms are skipped: an attribution starts with `On ...`, names an
     address or is a few words; `Link:` and `Closes:` trailers hold a URL."""
     assert len(_claims(line + "\n")) == 1
+
+
+def test_stated_changes_listed_per_test():
+    claims = _claims("Results:\n  TCP_RR:      +4.1%\n  - UDP_STREAM: -0.3% (noise)\n")
+    assert [(c.metric, c.stated_change_pct, c.condition, c.source) for c in claims] == [
+        ("transactions", 4.1, (("measure", "TCP_RR"),), "list"),
+        ("throughput", -0.3, (("measure", "UDP_STREAM"),), "list")]
+
+
+@pytest.mark.parametrize("line", [
+    "CPU: 45%",  # a level, not a change
+    "v2: +10% more tests",  # names nothing measured, and goes on
+    "TCP_RR: +4% and then it crashed",  # more than a remark after the figure
+    "Ring: +2",  # not a percentage
+])
+def test_lines_that_state_no_change_per_test(line):
+    assert [c for c in _claims(line + "\n") if c.source == "list"] == []
