@@ -134,6 +134,11 @@ _RESULT_HASHES: set[int] = set()
 _HARDWARE = "<hardware>"  # a condition-looking count that describes the machine
 
 
+# A figure with a bare `G` or `T` is a link's speed ("went from 10G to 25G"), not a result:
+# results name their unit (Gbit/s, Gbps).
+_LINK_SPEED_UNITS = frozenset({"G", "T"})
+
+
 def _condition_key(noun: str) -> str | None:
     key = condition_from_header(noun)  # the names tables use: "RX queues" -> queues
     if key and key != "device":  # "2 NICs" is hardware, not a load that varies
@@ -197,7 +202,7 @@ def _label(doc: Any, span: Any, q: Quantity, text: str) -> tuple[str, str | None
     if q.kind == "ratio":
         return "RATIO", None
     condition = _condition_of(doc, span, q)
-    if condition == _HARDWARE:
+    if condition == _HARDWARE or q.unit in _LINK_SPEED_UNITS:
         return "SETUP", None
     if condition is not None:
         return "COND", condition

@@ -625,3 +625,20 @@ def test_the_gate_lets_through_what_it_cannot_tell(text):
 def test_a_stated_change_beside_a_dotted_capital_i():
     [change] = find_prose_changes(["Tests by İlker, İsmail and İbrahim: QPS is up 9% here."])
     assert change.stated.value == 9.0
+
+
+@pytest.mark.parametrize("text,pair", [
+    ("With the patch I get 9.6 Mpps and without it 8.9 Mpps.", (8.9, 9.6)),
+    ("After the patch it does 10 Mpps, before it 5 Mpps.", (5, 10)),
+])
+def test_patched_then_baseline_by_their_words(text, pair):
+    [m] = find_prose_measurements([text])
+    assert (m.baseline.value, m.patched.value) == pair
+
+
+@pytest.mark.parametrize("text", [
+    "The patch reduces the number of atomic ops from 3 to 1 per packet.",
+    "The link speed in the lab went from 10G to 25G.",
+])
+def test_code_counts_and_link_speeds_are_no_claims(text):
+    assert find_prose_claims([text]) == ([], [])
