@@ -18,11 +18,9 @@ from .commands import label_condition
 from .numbers import find_quantities as _find_quantities
 from .quantity import Measurement, Quantity
 from .side_rows import find_side_row_measurements
-from .tables import (
+from .table_roles import (
     BASELINE,
-    MAX_ROWS,
     PATCHED,
-    ShellContext,
     figure,
     names_a_side,
     probe_unit,
@@ -32,6 +30,7 @@ from .tables import (
     unit_in_text,
     with_unit,
 )
+from .tables import MAX_ROWS, ShellContext
 
 _MAX_LINE = 2_000  # list lines and captions are short; longer lines are read as prose
 _MAX_CAPTION = 160

@@ -621,8 +621,11 @@ def _now() -> str:
 
 @lru_cache(maxsize=4096)
 def _utc_of_iso(text: str) -> str | None:
-    # a message's claims share its date: parsed once
-    return _utc_text(datetime.fromisoformat(text))
+    # a message's claims share its date: parsed once; a damaged stored date sorts last
+    try:
+        return _utc_text(datetime.fromisoformat(text))
+    except (TypeError, ValueError):
+        return None
 
 
 def _utc_text(when: datetime | None) -> str | None:
