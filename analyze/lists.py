@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .commands import label_condition
+from .first_chars import compile_words
 from .numbers import find_quantities as _find_quantities
 from .quantity import Measurement, Quantity
 from .side_rows import find_side_row_measurements
@@ -39,11 +40,11 @@ _KEY_VALUE = re.compile(r"([A-Za-z][\w.\-/]{0,40})\s*=\s*(?=[\d.+\-~<>])")
 _KEY_COLON = re.compile(r"^\s*(\w[\w .\-/()#]{0,40}?)\s*:\s+(?=\S)")
 _ROLE_LABEL = re.compile(r"^\s*([A-Za-z][\w .\-/+()]{0,40}?)\s*[:=]\s*")
 _DIGIT = re.compile(r"\d")
-_NOISE_KEY = re.compile(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread", re.I)
+_NOISE_KEY = compile_words(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread", re.I)
 _PROMPT = re.compile(r"^\s*[$#]\s+\S")  # `$ netperf -H ...`: the command, not its output
 _RESIDUE = re.compile(r"[\s()\[\],;+\-*]+")
 # Words that make a unitless `X -> Y` a result (`tcp_rr: 512k -> 578k`), not a setting.
-_MEASURE = re.compile(
+_MEASURE = compile_words(
     r"throughput|latency|\brate\b|tps|pps|bps|\bbw\b|bandwidth|_?rr\b|crr|stream|maerts|ops"
     r"|trans|\breq|\btime\b|cycles|\bcpu|perf|score|result|speed|\bp\d\d\b|mean|avg|average"
     r"|median|lat\b",

@@ -25,44 +25,45 @@ _IPV4 = re.compile(r"(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2}|:[0-
 _ADDRESS = re.compile(r"(?<![\w.+=%\-])[\w.+=%\-]+@[\w\-]+(?:\.[\w\-]+)*")
 _FILE_NAME = re.compile(r"(?<![\w\-/.])[\w\-/]+(?:\.[\w\-]+)*\.(?:c|h|S|py|sh|patch|diff|txt|"
                         r"rst|json|ya?ml|o|ko|mbox|log|csv|bpf|dts|dtsi)(?!\w)")
-# Each pattern runs only when one of its literals is in the line (most lines hold none).
-_EXCLUDED: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+# Each pattern runs only when one of its literals is in the line (most lines hold none), at
+# least as many times as the pattern needs it (`2015-07-02` two `-`, `1.2.3.4` three `.`).
+_EXCLUDED: tuple[tuple[tuple[str, ...], re.Pattern[str], int], ...] = (
     # hunk headers: `@@ -321,8 +321,8 @@`
-    (("@@",), re.compile(r"@@ -[0-9]+(?:,[0-9]+)? \+[0-9]+(?:,[0-9]+)? @@")),
-    (("://",), re.compile(r"(?:https?|ftp|git|ssh)://[^\s<>\"')\]]*")),
+    (("@@",), re.compile(r"@@ -[0-9]+(?:,[0-9]+)? \+[0-9]+(?:,[0-9]+)? @@"), 1),
+    (("://",), re.compile(r"(?:https?|ftp|git|ssh)://[^\s<>\"')\]]*"), 1),
     # ISO and slashed dates with a four-digit year, optionally with a time
     (("-",), re.compile(r"(?<![0-9])[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
-                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?(?![0-9])")),
+                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?(?![0-9])"), 2),
     # (`On 07/02/15 09:07, Eric Dumazet wrote:` — attribution lines use a two-digit year)
     (("/",), re.compile(r"(?<![0-9/])(?:[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}|[0-9]{4}/[0-9]{1,2}/"
-                        r"[0-9]{1,2}|[0-9]{2}/[0-9]{2}/[0-9]{2})(?![0-9/])")),
+                        r"[0-9]{1,2}|[0-9]{2}/[0-9]{2}/[0-9]{2})(?![0-9/])"), 2),
     # times, MAC and IPv6 addresses: `07:07:27 +0200`, `00:1b:21:3a:4f:5c`, `fe80::1`
     ((":",), re.compile(r"(?<![\w:])[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{0,4}){2,}(?:\.[0-9]+)?"
-                        r"(?![\w:])(?:\s?[+-][0-9]{4}(?![0-9]))?")),
-    ((":",), re.compile(r"(?<![\w:.])[0-9]{1,2}:[0-9]{2}(?![\w:])(?:\s?[+-][0-9]{4}(?![0-9]))?")),
+                        r"(?![\w:])(?:\s?[+-][0-9]{4}(?![0-9]))?"), 2),
+    ((":",), re.compile(r"(?<![\w:.])[0-9]{1,2}:[0-9]{2}(?![\w:])(?:\s?[+-][0-9]{4}(?![0-9]))?"), 1),
     # dates with month names: `Jul 2015`, `3 Jul 2015`, `July 3, 2015`
     (("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
      re.compile(rf"(?<!\w)(?:[0-9]{{1,2}}(?:st|nd|rd|th)?\s)?{_MONTH}\.?"
                 r"(?:\s{1,2}[0-9]{1,2}(?:st|nd|rd|th)?(?![0-9]),?)?"
-                r"(?:\s[0-9]{2}:[0-9]{2}:[0-9]{2})?(?:\s[0-9]{4}(?![0-9]))?")),
+                r"(?:\s[0-9]{2}:[0-9]{2}:[0-9]{2})?(?:\s[0-9]{4}(?![0-9]))?"), 1),
     # versions named as such: `Linux 3.17`, `kernel 4.19.0-rc1`, `gcc 13.2`
     (("inux", "ernel", "ersion", "gcc", "GCC", "clang", "LLVM", "llvm", "glibc", "iproute2",
       "ethtool", "ython", "elease", "stable"),
      re.compile(r"(?<!\w)(?:[Ll]inux|[Kk]ernels?|[Vv]ersion|gcc|GCC|clang|LLVM|llvm|glibc|"
                 r"iproute2|ethtool|[Pp]ython|[Rr]elease|stable)[\s\-]v?[0-9]+(?:\.[0-9]+)+"
-                r"(?:-rc[0-9]+)?(?:[-+~][\w.]+)?")),
+                r"(?:-rc[0-9]+)?(?:[-+~][\w.]+)?"), 1),
     # commit ids after `commit` / `Fixes:`
-    (("ommit", "Fixes:"), re.compile(r"(?<!\w)(?:[Cc]ommit|Fixes:)\s[0-9a-f]{6,40}(?!\w)")),
+    (("ommit", "Fixes:"), re.compile(r"(?<!\w)(?:[Cc]ommit|Fixes:)\s[0-9a-f]{6,40}(?!\w)"), 1),
     # patch counters in subjects: `[PATCH net-next 3/7]`
-    (("]",), re.compile(r"(?<![\w/])[0-9]{1,4}/[0-9]{1,4}(?=\])")),
+    (("]",), re.compile(r"(?<![\w/])[0-9]{1,4}/[0-9]{1,4}(?=\])"), 1),
     # diffstat: `3 files changed, 10 insertions(+), 2 deletions(-)` and ` dev.c | 12 ++--`
     ((" changed", "insertion", "deletion"),
      re.compile(r"(?<!\w)[0-9]+ files? changed|(?<!\w)[0-9]+ insertions?\(\+\)|"
-                r"(?<!\w)[0-9]+ deletions?\(-\)")),
-    (("|",), re.compile(r"\|\s{1,8}(?:[0-9]+ [+\-]+\s*$|Bin [0-9]+ -> [0-9]+ bytes)")),
+                r"(?<!\w)[0-9]+ deletions?\(-\)"), 1),
+    (("|",), re.compile(r"\|\s{1,8}(?:[0-9]+ [+\-]+\s*$|Bin [0-9]+ -> [0-9]+ bytes)"), 1),
     # file names with a digit: `0001-net-sched.patch`, `test_bpf2.c`
-    ((".",), _FILE_NAME),
-    ((".",), _IPV4),
+    ((".",), _FILE_NAME, 1),
+    ((".",), _IPV4, 3),
 )
 
 
@@ -70,10 +71,11 @@ _EXCLUDED: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
 # pattern tries a match at every word; most lines hold no file extension at all.
 _FILE_EXTENSION = re.compile(r"\.(?:c|h|S|py|sh|patch|diff|txt|rst|json|ya?ml|o|ko|mbox|log|csv"
                              r"|bpf|dts|dtsi)(?!\w)")
-_GATES: tuple[tuple[str | re.Pattern[str], re.Pattern[str]], ...] = tuple(
+_GATES: tuple[tuple[str | re.Pattern[str], int, re.Pattern[str]], ...] = tuple(
     (_FILE_EXTENSION if pattern is _FILE_NAME else
-     needles[0] if len(needles) == 1 else re.compile("|".join(map(re.escape, needles))), pattern)
-    for needles, pattern in _EXCLUDED
+     needles[0] if len(needles) == 1 else re.compile("|".join(map(re.escape, needles))),
+     at_least, pattern)
+    for needles, pattern, at_least in _EXCLUDED
 )
 _ANY_DIGIT = re.compile(r"[0-9]")
 
@@ -81,8 +83,11 @@ _ANY_DIGIT = re.compile(r"[0-9]")
 def excluded_spans(line: str) -> list[tuple[int, int]]:
     """Sorted, merged spans of the line that hold no figures."""
     spans: list[tuple[int, int]] = []
-    for gate, pattern in _GATES:
-        if (gate not in line) if isinstance(gate, str) else (gate.search(line) is None):
+    for gate, at_least, pattern in _GATES:
+        if isinstance(gate, str):
+            if (gate not in line) if at_least == 1 else (line.count(gate) < at_least):
+                continue
+        elif gate.search(line) is None:
             continue
         for m in pattern.finditer(line):
             if _ANY_DIGIT.search(line, m.start(), m.end()) is None:

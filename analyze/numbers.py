@@ -39,6 +39,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import islice
 
+from analyze.first_chars import compile_words
 from analyze.number_spans import excluded_spans
 from analyze.quantity import Quantity
 from analyze.units import SI_PREFIXES, lookup, unit_pattern
@@ -87,8 +88,8 @@ _BETWEEN = re.compile(r"\bbetween\s+$", re.I)
 
 # Left context: symbols that belong to the figure's text, and words that bound it.
 _SPREAD_BEFORE = re.compile(r"(?:±|\+-|\+/-)\s{0,3}$")
-_SYMBOL_BEFORE = re.compile(r"(~=|~|≈|>=|<=|≥|≤|(?<![-=<>])>|<(?![-=]))[ ]?$")
-_FILLER = re.compile(
+_SYMBOL_BEFORE = compile_words(r"(~=|~|≈|>=|<=|≥|≤|(?<![-=<>])>|<(?![-=]))[ ]?$")
+_FILLER = compile_words(
     r"(?:\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|just|only|even|still|"
     r"slightly|well|a|an|the|some|circa|ca\.)|~|≈)\s*$",
     re.I,
@@ -97,7 +98,7 @@ _APPROX_FILLERS = frozenset(
     {"about", "around", "roughly", "approximately", "approx", "approx.", "nearly", "almost",
      "circa", "ca.", "~", "≈"}
 )
-_BOUND_WORDS = re.compile(
+_BOUND_WORDS = compile_words(
     r"(?:^|(?<=[\s(]))(?:(no|not) )?(more than|over|above|at least|greater than|higher than|"
     r"in excess of|upwards of|up to|at most|under|below|less than|fewer than|lower than|"
     r"beyond)\s*$",
@@ -106,8 +107,8 @@ _BOUND_WORDS = re.compile(
 _UPPER_WORDS = frozenset(
     {"up to", "at most", "under", "below", "less than", "fewer than", "lower than"}
 )
-_FACTOR = re.compile(r"(?:^|(?<=\W))factor(?: of)?\s+$", re.I)
-_RANGE_VERBS = re.compile(
+_FACTOR = compile_words(r"(?:^|(?<=\W))factor(?: of)?\s+$", re.I)
+_RANGE_VERBS = compile_words(
     r"\b(?:from|increas\w*|decreas\w*|improv\w*|drop\w*|ris\w*|rose|grow\w*|grew|went|goes|"
     r"go|reduc\w*|fell|fall\w*|jump\w*|rais\w*|bump\w*|boost\w*|chang\w*|regress\w*)\b[^0-9]*$",
     re.I,
@@ -123,6 +124,9 @@ def find_quantities(line: str, max_figures: int = MAX_FIGURES) -> list[Quantity]
         return []
     if max_figures == MAX_FIGURES and len(line) <= _CACHED_LINE:
         return list(_cached(line))
+    row = _numeric_row(line)
+    if row is not None:
+        return list(row[:max(0, max_figures)])
     return list(islice(_Scanner(line).scan(), max(0, max_figures)))
 
 
@@ -134,7 +138,43 @@ _CACHED_LINE = 2048
 
 @lru_cache(maxsize=32768)
 def _cached(line: str) -> tuple[Quantity, ...]:
+    row = _numeric_row(line)
+    if row is not None:
+        return row
     return tuple(islice(_Scanner(line).scan(), MAX_FIGURES))
+
+
+# A pipe-table row of numbers and percentages only (`   64 |  7569.6 |  8349.4 | +10.3%`), the
+# line result tables are made of: read with two regexes, as `_Scanner._plain_cell` reads each
+# cell. Digits, dots, pipes and blanks hold no date, address or version (`excluded_spans`),
+# one dot per cell no thousands, and a sign only on a percentage keeps the cascade of
+# `_Scanner._finish` to what is done below. tests/test_numbers.py checks it against the
+# scanner.
+_ROW_NUMBER = r"[0-9]{1,30}(?:\.[0-9]{1,30})?"
+_ROW_CELL = rf"(?:{_ROW_NUMBER}|[+-]?{_ROW_NUMBER}%)"
+_NUMERIC_ROW = re.compile(
+    rf"[ \t]*(?:\|[ \t]*)?{_ROW_CELL}(?:[ \t]*\|[ \t]*{_ROW_CELL})*[ \t]*(?:\|[ \t]*)?")
+_ROW_FIGURE = re.compile(rf"([+-]?)({_ROW_NUMBER})(%?)")
+
+
+def _numeric_row(line: str) -> tuple[Quantity, ...] | None:
+    if "|" not in line or _NUMERIC_ROW.fullmatch(line) is None:
+        return None
+    out = []
+    for m in _ROW_FIGURE.finditer(line):
+        value = float(m.group(2))
+        if not m.group(3):
+            out.append(Quantity(value, m.group(2), m.start(2), m.end(2), "number", None, None,
+                                value))
+            continue
+        sign = None
+        if m.group(1):
+            sign = 1 if m.group(1) == "+" else -1
+            value = -value if sign == -1 else value
+        canonical_unit, canonical_value = _canonical("%", value)
+        out.append(Quantity(value, m.group(), m.start(), m.end(), _kind_of("%"), "%",
+                            canonical_unit, canonical_value, None, sign, None))
+    return tuple(out)
 
 
 def clear_cache() -> None:
@@ -207,7 +247,7 @@ class _Scanner:
         tail = line[lo:i].rstrip()[-1:]
         if tail and (tail.isalpha() or tail in _NOT_PLAIN_BEFORE):
             return None
-        if _SPREAD_BEFORE.search(line, lo, i) is not None:
+        if _spread_start(line, lo, i) is not None:
             return None
         return Quantity(value, m.group(), i, m.end(), "number", None, None, value)
 
@@ -456,9 +496,9 @@ class _Scanner:
                 if line[start - 1] != "±":  # `± 2%` is a spread, not a sign
                     sign = 1 if line[start - 1] == "+" else -1
                 start -= 1
-        elif (spread := _SPREAD_BEFORE.search(line, lo, start)) is not None:
+        elif (spread := _spread_start(line, lo, start)) is not None:
             # the test robot's `40838 ±  2%`, perf stat's `( +-  0.12% )`: kept in the text
-            start = spread.start()
+            start = spread
         elif kind == "percent" and start >= 2 and start - 2 >= lo and \
                 line[start - 1] == " " and line[start - 2] in "+-−" and \
                 start - 2 != self.first_visible:
@@ -519,6 +559,26 @@ class _Scanner:
                         bound, None, high)
 
 
+def _spread_start(line: str, lo: int, end: int) -> int | None:
+    """Where `_SPREAD_BEFORE` matches in `line[lo:end]` (a spread symbol, then at most three
+    blanks up to `end`), or None. Read backwards from `end`: the regex, searched forwards,
+    would try every position of the window."""
+    k = end
+    while k > lo and end - k < 5 and line[k - 1].isspace():
+        k -= 1
+    # `\s{0,3}$`: three blanks at most, and `$` may stand before a final newline
+    blanks = end - k - (1 if end - k == 4 and line[end - 1] == "\n" else 0)
+    if blanks > 3 or (k > lo and line[k - 1].isspace()):
+        return None
+    if k - 1 >= lo and line[k - 1] == "±":
+        return k - 1
+    if k - 2 >= lo and line[k - 2:k] == "+-":
+        return k - 2
+    if k - 3 >= lo and line[k - 3:k] == "+/-":
+        return k - 3
+    return None
+
+
 def _glued_to_name(prev: str, prev2: str) -> bool:
     """`$1`, `#3`, `git-send-email-7`, `foo/2`, `a.5`, `4.19.0`'s tail: parts of names."""
     if prev in ("$", "#", "@", "\\", "&"):
@@ -533,13 +593,17 @@ def _ident_end(line: str, i: int) -> int:
     return m.end() if m is not None else i + 1
 
 
+_DOT_THOUSANDS = re.compile(r"(?<![0-9.])[0-9]{1,3}\.[0-9]{3}\.[0-9]{3}(?![0-9]|\.[0-9])")
+_COMMA_DECIMAL_ANYWHERE = re.compile(
+    r"(?<![0-9,{\[])[0-9]+,(?:[0-9]{1,2}|[0-9]{4,})(?![0-9]|,[0-9])")
+
+
 def _uses_decimal_comma(line: str) -> bool:
     """Whether the line writes in a decimal-comma locale (`35,5 Mpps`, `1.341.700`)."""
-    if "," not in line and "." not in line:
-        return False
-    if re.search(r"(?<![0-9.])[0-9]{1,3}\.[0-9]{3}\.[0-9]{3}(?![0-9]|\.[0-9])", line):
+    # dot thousands need two dots, a decimal comma a comma: most lines have neither
+    if line.count(".") >= 2 and _DOT_THOUSANDS.search(line):
         return True
-    return bool(re.search(r"(?<![0-9,{\[])[0-9]+,(?:[0-9]{1,2}|[0-9]{4,})(?![0-9]|,[0-9])", line))
+    return "," in line and _COMMA_DECIMAL_ANYWHERE.search(line) is not None
 
 
 def _kind_of(unit: str | None) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 
+from .first_chars import compile_words
 from .numbers import find_quantities
 from .quantity import Quantity
 
@@ -18,26 +19,28 @@ _MAX_HEADER = 400  # longer lines are prose or junk, not a header
 
 BASELINE, PATCHED, STATED, NOISE = "baseline", "patched", "stated", "noise"
 
-_NOISE = re.compile(r"std-?dev|\bstdev\b|\bstd\b|\bsd\b|±|\+-|\bvariance\b|\bvar\b", re.I)
+_NOISE_WORDS = r"std-?dev|\bstdev\b|\bstd\b|\bsd\b|±|\+-|\bvariance\b|\bvar\b"
 # `with changes` / `this change` name the patched side, not a change column.
-_STATED = re.compile(
+_STATED_WORDS = (
     r"improv|\bimpr\b|delta|\bdiff\b|difference|(?<!with )(?<!this )(?<!the )\bchanges?\b"
     r"|%\s*change|\bgain|speed-?up|\bratio\b|\bpercent|Δ|regress|\bincrease\b|\bdecrease\b"
-    r"|^\s*[(\[]?%[)\]]?\s*$",
-    re.I,
+    r"|^\s*[(\[]?%[)\]]?\s*$"
 )
-_BASELINE = re.compile(
+_BASELINE_WORDS = (
     r"\bbefore\b|\bbase(?:line)?\b|\bvanilla\b|\bunpatched\b|\bw/o\b|\bwithout\b|\bold\b"
-    r"|\borig(?:inal)?\b|\bstock\b|\bpre-?patch\b|\bno[- ]?patch\b|\bprior\b|\breference\b",
-    re.I,
+    r"|\borig(?:inal)?\b|\bstock\b|\bpre-?patch\b|\bno[- ]?patch\b|\bprior\b|\breference\b"
 )
-_PATCHED = re.compile(
+_PATCHED_WORDS = (
     r"\bafter\b|\bpatched\b|\bpatch(?:es|set)?\b|\bw/\s?[a-z]|\bnew\b|\bpost-?patch\b"
     r"|\bwith\s+(?:the\s+|this\s+|my\s+|your\s+|these\s+|that\s+|all\s+)?"
     r"(?:patch|patches|series|fix|fixes|change|changes|set)\b"
-    r"|\bseries\b|\bfix(?:ed|es)?\b|\bapplied\b|\+\s*[A-Za-z]",
-    re.I,
+    r"|\bseries\b|\bfix(?:ed|es)?\b|\bapplied\b|\+\s*[A-Za-z]"
 )
+# Searched in every line of a block: compiled behind a look-ahead on their first letters
+_NOISE = compile_words(_NOISE_WORDS, re.I)
+_STATED = compile_words(_STATED_WORDS, re.I)
+_BASELINE = compile_words(_BASELINE_WORDS, re.I)
+_PATCHED = compile_words(_PATCHED_WORDS, re.I)
 _DIGIT = re.compile(r"\d")
 _BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,40})[)\]]")
 _WORD = re.compile(r"[^\s,;:()\[\]]+")
@@ -46,9 +49,9 @@ _PER = re.compile(r"\bper\s*$", re.I)
 
 
 # One search that finds any of the four: most lines name no role at all.
-_ANY_ROLE = re.compile("|".join(f"(?:{p.pattern})" for p in (_NOISE, _STATED, _BASELINE, _PATCHED)),
-                       re.I)
-_SIDE = re.compile(f"(?:{_BASELINE.pattern})|(?:{_PATCHED.pattern})", re.I)
+_ANY_ROLE = compile_words("|".join(f"(?:{p})" for p in (
+    _NOISE_WORDS, _STATED_WORDS, _BASELINE_WORDS, _PATCHED_WORDS)), re.I)
+_SIDE = compile_words(f"(?:{_BASELINE_WORDS})|(?:{_PATCHED_WORDS})", re.I)
 
 
 def role_of(text: str) -> str | None:

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from .first_chars import compile_words
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -184,38 +186,38 @@ _BY_CANONICAL = {
 # Transactions come first because their headers also say "sec" (`trans./sec`), and netperf
 # names its request/response tests TCP_RR, UDP_RR, TCP_CRR.
 _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("transactions", re.compile(
+    ("transactions", compile_words(
         r"trans\b|trans\.|transactions?|(?:\b|_)tps\b|req(?:uest)?s?/|"
         r"requests? per|\bops\b|ops/|operations|connection rate|connections? per|"
         r"connections?/|\bcps\b|\bqps\b|queries per", re.I)),
-    ("throughput", re.compile(
+    ("throughput", compile_words(
         r"pps\b|throughput|bandwidth|\bbw\b|goodput|[kmg]?bps\b|[kmg]?bits?/|[kmg]?b/s|"
         r"packets?/|packets? per|\bpkts?/|\brate\b|\bfps\b", re.I)),
-    ("latency", re.compile(
+    ("latency", compile_words(
         r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|elapsed|"
         r"\b(?:[nmu]s|[nmu]sec|µs|μs)\b", re.I)),
-    ("cpu", re.compile(
+    ("cpu", compile_words(
         r"\bcpu|cycles|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|task-clock|\bbusy\b",
         re.I)),
-    ("memory", re.compile(
+    ("memory", compile_words(
         r"memory|\bmem\b|meminfo|\brss\b|slab|footprint|\b[kmg]i?b\b|bytes\b|allocation", re.I)),
 )
 
 # A test's name says what it measures only when no word of the context does: "TCP_RR p99
 # latency is reduced by 6%" is a latency, "TCP_RR improves by 6%" a transaction rate.
 _TEST_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("transactions", re.compile(r"\b(?:tcp|udp)_c?rr\b|\brr\b", re.I)),
-    ("throughput", re.compile(r"_stream\b", re.I)),
+    ("transactions", compile_words(r"\b(?:tcp|udp)_c?rr\b|\brr\b", re.I)),
+    ("throughput", compile_words(r"_stream\b", re.I)),
 )
 
 # CPU time is CPU, not latency: perf's `1,823.41 msec task-clock`, time(1)'s `user`/`sys`.
-_CPU_TIME = re.compile(
+_CPU_TIME = compile_words(
     r"task-clock|cpu-clock|cpu[ _-]?time|\b[us]time\b|\b(?:user|sys|system)[ _]time|"
     r"^\s*(?:user|sys)\s*$",
     re.I,
 )
 # "% of cycles": a share of a perf profile is CPU time too
-_CPU_PERCENT = re.compile(
+_CPU_PERCENT = compile_words(
     r"\bcpu|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|%cpu|\bbusy\b|\bcycles\b", re.I)
 
 # A counter's dotted name (the kernel test robot's `vmstat.cpu.sy`, `meminfo.SUnreclaim`,
@@ -228,10 +230,10 @@ _MONITOR_METRICS = {
     "meminfo": "memory", "numa-meminfo": "memory", "slabinfo": "memory", "memmap": "memory",
 }
 _COUNTER_FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("latency", re.compile(r"(?:^|\.)time\.elapsed_time", re.I)),
-    ("cpu", re.compile(r"(?:^|\.)time\.(?:user|system)_time|percent_of_cpu|(?:^|\.)cpu\.", re.I)),
-    ("memory", re.compile(r"resident_set|\.rss\b|_rss\b", re.I)),
-    ("other", re.compile(r"(?:^|\.)time\.|context_switches|page_faults|(?:^|\.)workload$", re.I)),
+    ("latency", compile_words(r"(?:^|\.)time\.elapsed_time", re.I)),
+    ("cpu", compile_words(r"(?:^|\.)time\.(?:user|system)_time|percent_of_cpu|(?:^|\.)cpu\.", re.I)),
+    ("memory", compile_words(r"resident_set|\.rss\b|_rss\b", re.I)),
+    ("other", compile_words(r"(?:^|\.)time\.|context_switches|page_faults|(?:^|\.)workload$", re.I)),
 )
 
 

@@ -374,3 +374,86 @@ def test_a_unit_in_brackets(line, text, unit, canonical):
 @pytest.mark.parametrize("line", ["see [1] and 5 [2]", "3 [x] faster", "[PATCH 1/3] net"])
 def test_brackets_that_hold_no_unit(line):
     assert all(q.unit is None for q in find_quantities(line))
+
+
+# --- the lexer's cheap prefilters agree with the patterns they stand in front of ----------
+
+_SPAN_PIECES = [*"0123456789.,-/:|@ \n\t", "±", "+-", "+/-", "2015-07-02", "07/02/15",
+                "00:1b:21", "fe80::1", "09:07", "Jul 3, 2015", "Linux 3.17", "commit 1a2b3c4d",
+                "[PATCH 3/7]", "3 files changed", "10 insertions(+)", "| 12 ++-", "a.c",
+                "0001-x.patch", "10.0.0.1", "1.341.700", "35,5", "a@b.org", "http://x/1"]
+_SPAN_TEXT = st.lists(st.sampled_from(_SPAN_PIECES), max_size=20).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_SPAN_TEXT)
+def test_excluded_spans_gates_change_no_span(line):
+    """Each excluded-span pattern is skipped when its literal is missing (or too rare):
+    running every pattern on every line gives the same spans."""
+    import analyze.number_spans as ns
+
+    spans = []
+    for _needles, pattern, _at_least in ns._EXCLUDED:
+        for m in pattern.finditer(line):
+            if ns._ANY_DIGIT.search(line, m.start(), m.end()) is None:
+                continue
+            if pattern is ns._IPV4 and not ns._is_ipv4(m.group()):
+                continue
+            spans.append(m.span())
+    if "@" in line:
+        spans.extend(m.span() for m in ns._ADDRESS.finditer(line))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    assert ns.excluded_spans(line) == merged
+
+
+@settings(max_examples=800, deadline=None)
+@given(_SPAN_TEXT)
+def test_decimal_comma_prefilter_changes_nothing(line):
+    import analyze.numbers as numbers
+
+    expected = bool(numbers._DOT_THOUSANDS.search(line)
+                    or numbers._COMMA_DECIMAL_ANYWHERE.search(line))
+    assert numbers._uses_decimal_comma(line) == expected
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from([*"±+-/ \n\t\u00a05x", "+/-", "+-"]), max_size=10).map("".join),
+       st.integers(0, 14), st.integers(0, 14))
+def test_spread_read_backwards_is_the_regex(text, lo, end):
+    """`_spread_start` reads `(?:±|\\+-|\\+/-)\\s{0,3}$` backwards from the figure."""
+    import analyze.numbers as numbers
+
+    end = min(end, len(text))
+    lo = min(lo, end)
+    m = numbers._SPREAD_BEFORE.search(text, lo, end)
+    assert numbers._spread_start(text, lo, end) == (m.start() if m else None)
+
+
+_ROW_PIECES = [*"0123456789.|+- \t%", "  |  ", "7569.6", "+10.3%", "-0.5%", "12345678901234567890123456789012",
+               "1,234", "x", "Mpps", "±", "−", "\u00a0", "(", ")"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_ROW_PIECES), max_size=16).map("".join))
+def test_numeric_rows_read_in_one_pass_as_the_scanner_reads_them(line):
+    import analyze.numbers as numbers
+
+    row = numbers._numeric_row(line)
+    if row is not None:
+        assert list(row) == list(numbers._Scanner(line).scan())
+
+
+@pytest.mark.parametrize("line", [
+    "        64 |        7569.6 |       8349.4 | +10.3%",
+    "| 1 | 2 | -0.51% |", "\t3518448\t|\t3591240 | +2.1%",
+])
+def test_numeric_rows_take_the_one_pass(line):
+    import analyze.numbers as numbers
+
+    assert numbers._numeric_row(line) is not None
+    assert list(numbers._numeric_row(line)) == list(numbers._Scanner(line).scan())

@@ -1,0 +1,83 @@
+"""The look-ahead put in front of word-list regexes changes no match, only the speed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyze import lists, numbers, table_roles, units
+from analyze.first_chars import compile_words, first_chars
+
+
+def test_first_characters_of_a_word_list():
+    assert first_chars(r"\bbefore\b|\bbase(?:line)?\b|\+\s*[A-Za-z]", re.I) == {"b", "+"}
+    assert first_chars(r"(?:^|\.)time\.|page_faults") == {".", "t", "p"}
+    assert first_chars(r"(?:no )?(?:more|less) than") == {"n", "m", "l"}
+
+
+@pytest.mark.parametrize("pattern", [
+    r"\w+", r"x*", r"(?:a|)", r".foo", r"(?i)before|after", r"[^a]b", r"\d+",
+])
+def test_unknown_first_characters_leave_the_pattern_alone(pattern):
+    assert first_chars(pattern) is None
+    assert compile_words(pattern).pattern == pattern
+
+
+# Every regex the readers compile with compile_words, with the pattern it stands for.
+_CONVERTED = [
+    table_roles._NOISE, table_roles._STATED, table_roles._BASELINE, table_roles._PATCHED,
+    table_roles._ANY_ROLE, table_roles._SIDE, lists._NOISE_KEY, lists._MEASURE,
+    numbers._SYMBOL_BEFORE, numbers._FILLER, numbers._BOUND_WORDS, numbers._FACTOR,
+    numbers._RANGE_VERBS, units._CPU_TIME, units._CPU_PERCENT,
+    *(p for _, p in units._CONTEXT_WORDS), *(p for _, p in units._TEST_NAMES),
+]
+
+
+def _plain(fast: re.Pattern[str]) -> re.Pattern[str]:
+    """The pattern as written, without the look-ahead compile_words put in front."""
+    text = fast.pattern
+    if text.startswith("(?=["):
+        text = text[text.index("])(?:") + 5:-1]
+    return re.compile(text, fast.flags)
+
+
+def test_the_readers_regexes_have_a_look_ahead():
+    fast = [p for p in _CONVERTED if p.pattern.startswith("(?=[")]
+    assert len(fast) >= len(_CONVERTED) - 1  # each but perhaps one gains the look-ahead
+
+
+def _same_matches(line: str) -> None:
+    for fast in _CONVERTED:
+        plain = _plain(fast)
+        for pos in (0, len(line) // 2):
+            a, b = fast.search(line, pos), plain.search(line, pos)
+            assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), \
+                (fast.pattern[:60], line)
+
+
+def test_same_matches_on_the_evaluation_set():
+    folder = Path(__file__).parent / "data" / "claims"
+    lines = [x for p in sorted(folder.iterdir()) if p.suffix in (".eml", ".mbox")
+             for x in p.read_text(errors="replace").splitlines()]
+    assert len(lines) > 1000
+    for line in lines:
+        _same_matches(line)
+
+
+# Letters that case folding matches beyond ASCII (ſ is s, K is k, ı and İ are i).
+_PIECES = ["before", "BASE", "baſeline", "w/o", "w/ x", "+ a", "patched", "with the fix", "std",
+           "±", "+-", "delta", "%", " % ", "  ( % ) ", "more than ", "no more than ", "about ",
+           "approx. ", "factor of ", "from ", "went ", "~", "≈", ">= ", "cpu", "CPU-time",
+           "utime", " user ", "sys", "trans.", "tps", "req/", "pps", "Mbits/", "latency", "µs",
+           "memory", "tcp_rr", "_stream", "KB", "ıdle", "İdle", "K", "x", " ", "\t", "\n", "0",
+           "12", ".", "-", "_", "é"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_same_matches_on_generated_text(line):
+    _same_matches(line)
