@@ -144,17 +144,18 @@ def _cached(line: str) -> tuple[Quantity, ...]:
     return tuple(islice(_Scanner(line).scan(), MAX_FIGURES))
 
 
-# A pipe-table row of numbers and percentages only (`   64 |  7569.6 |  8349.4 | +10.3%`), the
-# line result tables are made of: read with two regexes, as `_Scanner._plain_cell` reads each
-# cell. Digits, dots, pipes and blanks hold no date, address or version (`excluded_spans`),
-# one dot per cell no thousands, and a sign only on a percentage keeps the cascade of
-# `_Scanner._finish` to what is done below. tests/test_numbers.py checks it against the
-# scanner.
+# A pipe-table row of numbers and percentages only (`   64 | 3,518,448 | 3,591,240 | +2.1%`),
+# the line result tables are made of: read with two regexes, as `_Scanner._plain_cell` reads
+# each cell. Digits, dots, commas in groups of three, pipes and blanks hold no date, address
+# or version (`excluded_spans`) and never make the line read with decimal commas, and a sign
+# only on a percentage keeps the cascade of `_Scanner._finish` to what is done below.
+# tests/test_numbers.py checks it against the scanner.
 _ROW_NUMBER = r"[0-9]{1,30}(?:\.[0-9]{1,30})?"
-_ROW_CELL = rf"(?:{_ROW_NUMBER}|[+-]?{_ROW_NUMBER}%)"
+_ROW_GROUPED = r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]{1,30})?"
+_ROW_CELL = rf"(?:{_ROW_GROUPED}|{_ROW_NUMBER}|[+-]?{_ROW_NUMBER}%)"
 _NUMERIC_ROW = re.compile(
     rf"[ \t]*(?:\|[ \t]*)?{_ROW_CELL}(?:[ \t]*\|[ \t]*{_ROW_CELL})*[ \t]*(?:\|[ \t]*)?")
-_ROW_FIGURE = re.compile(rf"([+-]?)({_ROW_NUMBER})(%?)")
+_ROW_FIGURE = re.compile(rf"({_ROW_GROUPED})|([+-]?)({_ROW_NUMBER})(%?)")
 
 
 def _numeric_row(line: str) -> tuple[Quantity, ...] | None:
@@ -162,14 +163,18 @@ def _numeric_row(line: str) -> tuple[Quantity, ...] | None:
         return None
     out = []
     for m in _ROW_FIGURE.finditer(line):
-        value = float(m.group(2))
-        if not m.group(3):
-            out.append(Quantity(value, m.group(2), m.start(2), m.end(2), "number", None, None,
-                                value))
+        grouped, sign_text, number, percent = m.groups()
+        if grouped is not None:
+            value = float(grouped.replace(",", ""))
+            out.append(Quantity(value, grouped, m.start(), m.end(), "number", None, None, value))
+            continue
+        value = float(number)
+        if not percent:
+            out.append(Quantity(value, number, m.start(3), m.end(3), "number", None, None, value))
             continue
         sign = None
-        if m.group(1):
-            sign = 1 if m.group(1) == "+" else -1
+        if sign_text:
+            sign = 1 if sign_text == "+" else -1
             value = -value if sign == -1 else value
         canonical_unit, canonical_value = _canonical("%", value)
         out.append(Quantity(value, m.group(), m.start(), m.end(), _kind_of("%"), "%",

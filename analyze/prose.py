@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from .prose_gate import could_match
 from .prose_read import (
+    NOTHING,
     ChangeRef,
     Conditions,
     LoneRef,
@@ -126,12 +127,16 @@ _READINGS_SIZE = 20_000
 
 
 def _reading(shape: _Shape) -> Reading:
+    """What the rules read in a shape: spaCy's reading, or nothing when the gate tells
+    that no rule can match (spaCy reads the shape, so the gate is asked of the shape too).
+    Either is kept for the next sentence of the same shape."""
     key = shape.key
     found = _READINGS.get(key)
     if found is None:
         if len(_READINGS) >= _READINGS_SIZE:
             _READINGS.clear()
-        found = _READINGS[key] = read_shape(shape.text, shape.figures)
+        readable = could_match(shape.text, shape.figures)
+        found = _READINGS[key] = read_shape(shape.text, shape.figures) if readable else NOTHING
     return found
 
 
@@ -231,8 +236,6 @@ def _find(lines: Sequence[str]) -> _Found:
     changes: list[StatedChange] = []
     lone: list[LoneResult] = []
     for c in candidates(lines):
-        if not could_match(c.text, c.quantities):
-            continue  # no rule can match it: spaCy need not read it
         shape = _shape(c)
         reading = _reading(shape)
         measurements += (_measurement(c, shape, pair) for pair in reading.pairs)

@@ -434,7 +434,7 @@ def test_spread_read_backwards_is_the_regex(text, lo, end):
     assert numbers._spread_start(text, lo, end) == (m.start() if m else None)
 
 
-_ROW_PIECES = [*"0123456789.|+- \t%", "  |  ", "7569.6", "+10.3%", "-0.5%", "12345678901234567890123456789012",
+_ROW_PIECES = [*"0123456789.,|+- \t%", "3,518,448", "12,5", "1.341.700", "  |  ", "7569.6", "+10.3%", "-0.5%", "12345678901234567890123456789012",
                "1,234", "x", "Mpps", "±", "−", "\u00a0", "(", ")"]
 
 
@@ -450,7 +450,7 @@ def test_numeric_rows_read_in_one_pass_as_the_scanner_reads_them(line):
 
 @pytest.mark.parametrize("line", [
     "        64 |        7569.6 |       8349.4 | +10.3%",
-    "| 1 | 2 | -0.51% |", "\t3518448\t|\t3591240 | +2.1%",
+    "| 1 | 2 | -0.51% |", "\t3518448\t|\t3591240 | +2.1%", "  4 | 3,518,448 | 3,591,240.5 | +2.1%",
 ])
 def test_numeric_rows_take_the_one_pass(line):
     import analyze.numbers as numbers
