@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .first_chars import compile_words
 from .numbers import find_quantities
 from .quantity import Quantity
 
@@ -115,9 +116,14 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return bounds
 
 
-_HAS_FIGURE = re.compile(r"\d|\b(?:twice|thrice|doubl|tripl|halv)", re.IGNORECASE)
-_CUE = re.compile(
-    r"%|×|\d\s*x\b|\b(?:improv|regress|increas|decreas|reduc|lower|rais|boost|speed|degrad"
+# A figure: a digit, or a ratio in words. Searched as two patterns: a digit is found by a
+# fast scan, and the words behind their first letters (first_chars.py); as one alternation
+# every branch is tried at every position.
+_DIGIT = re.compile(r"\d")
+_RATIO_WORD = compile_words(r"\b(?:twice|thrice|doubl|tripl|halv)", re.IGNORECASE)
+# A word of change or comparison, or a percentage or ratio written as one.
+_CUE_WORDS = compile_words(
+    r"\b(?:improv|regress|increas|decreas|reduc|lower|rais|boost|speed|degrad"
     r"|doubl|tripl|halv|accelerat|penalt|compar|shrink|slow|fast|quick|gain|drop)"
     r"|\b(?:before|after|from|without|w/o|vs|versus|instead|rather|relative|against|now|more"
     r"|less|higher|better|worse|twice|thrice|times|up|down|cut|cuts|save[sd]?|saving|hurts?"
@@ -127,6 +133,16 @@ _CUE = re.compile(
     r"|series|patchset|commit)",
     re.IGNORECASE,
 )
+_DIGIT_X = re.compile(r"\d\s*x\b", re.IGNORECASE)  # `2x`, `3 X`
+
+
+def _has_figure(text: str) -> bool:
+    return _DIGIT.search(text) is not None or _RATIO_WORD.search(text) is not None
+
+
+def _has_cue(text: str) -> bool:
+    return ("%" in text or "×" in text or _CUE_WORDS.search(text) is not None
+            or _DIGIT_X.search(text) is not None)
 
 
 def candidates(lines: Sequence[str]) -> list[Candidate]:
@@ -141,7 +157,7 @@ def candidates(lines: Sequence[str]) -> list[Candidate]:
             before, previous = previous, (text if len(text) <= MAX_SENTENCE else "")
             if not text or len(text) > MAX_SENTENCE or text.endswith("?"):
                 continue
-            if not _HAS_FIGURE.search(text) or not _CUE.search(text):
+            if not _has_figure(text) or not _has_cue(text):
                 continue
             quantities = tuple(find_quantities(text))
             if not quantities and not _WORD_RATIO.search(text):

@@ -81,3 +81,42 @@ _PIECES = ["before", "BASE", "baſeline", "w/o", "w/ x", "+ a", "patched", "with
 @given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
 def test_same_matches_on_generated_text(line):
     _same_matches(line)
+
+
+# The sentence filters as single alternations, as they were first written: the split
+# searches in sentences.py must say the same.
+_CUE_AS_ONE = re.compile(
+    r"%|×|\d\s*x\b|\b(?:improv|regress|increas|decreas|reduc|lower|rais|boost|speed|degrad"
+    r"|doubl|tripl|halv|accelerat|penalt|compar|shrink|slow|fast|quick|gain|drop)"
+    r"|\b(?:before|after|from|without|w/o|vs|versus|instead|rather|relative|against|now|more"
+    r"|less|higher|better|worse|twice|thrice|times|up|down|cut|cuts|save[sd]?|saving|hurts?"
+    r"|grows?|grew|rise|rises|rose|fell|falls?|wins?|hit|lose|loses)\b|\((?:was|previously)\b"
+    r"|\bwith\s+(?:(?:the|this|these|my|his|her|their|your)\s+)?(?:patch|patches|fix|change"
+    r"|series|patchset|commit)",
+    re.IGNORECASE,
+)
+_FIGURE_AS_ONE = re.compile(r"\d|\b(?:twice|thrice|doubl|tripl|halv)", re.IGNORECASE)
+_CUE_PIECES = ["2x", "3 X", "2xx", "%", "×", "improves", "UP", "set_up", "(was", "( was",
+               "with the patch", "with  my  fix", "withthe patch", "twice", "Twice", "ſlow",
+               "ſtwice", "K", "up-", "a", " ", "0", "_", "é", "\n"]
+
+
+def _sentence_filters_agree(text: str) -> None:
+    from analyze import sentences
+
+    assert sentences._has_cue(text) == bool(_CUE_AS_ONE.search(text)), text
+    assert sentences._has_figure(text) == bool(_FIGURE_AS_ONE.search(text)), text
+
+
+def test_sentence_filters_on_the_evaluation_set():
+    folder = Path(__file__).parent / "data" / "claims"
+    for p in sorted(folder.iterdir()):
+        if p.suffix in (".eml", ".mbox"):
+            for line in p.read_text(errors="replace").splitlines():
+                _sentence_filters_agree(line)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_CUE_PIECES), max_size=10).map("".join))
+def test_sentence_filters_on_generated_text(text):
+    _sentence_filters_agree(text)
