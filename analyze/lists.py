@@ -289,7 +289,22 @@ def _next_run(lines: Sequence[str], j: int) -> int | None:
     return None
 
 
-def _caption(line: str, i: int) -> tuple[str, list[_Item]] | None:
+class _LineItems:
+    """`_items_in` of each line of a block, read once: a line is asked as a caption (it has
+    none) and again as the line under one."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.found: dict[int, list[_Item]] = {}
+
+    def __call__(self, i: int) -> list[_Item]:
+        found = self.found.get(i)
+        if found is None:
+            found = self.found[i] = _items_in(self.lines[i], i)
+        return found
+
+
+def _caption(line: str, i: int, items: _LineItems) -> tuple[str, list[_Item]] | None:
     """A caption line (`trans./sec (3.17)`, `before:`), with figures on the same line when it
     is a labelled one (`before: throughput=9.41Gbps latency=23us`)."""
     text = line.strip()
@@ -300,7 +315,7 @@ def _caption(line: str, i: int) -> tuple[str, list[_Item]] | None:
         rest = line[m.end():]
         shifted = _items_in(" " * m.end() + rest, i)
         return (m.group(1).strip(), shifted) if shifted else None
-    if _items_in(line, i):
+    if items(i):
         return None
     return text, []
 
@@ -308,12 +323,13 @@ def _caption(line: str, i: int) -> tuple[str, list[_Item]] | None:
 def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]:
     groups: list[_Group] = []
     tools = _ToolReports(lines)
+    line_items = _LineItems(lines)
     i, n = 0, len(lines)
     while i < n:
         if i in skip:
             i += 1
             continue
-        cap = _caption(lines[i], i)
+        cap = _caption(lines[i], i, line_items)
         if cap is None:
             i += 1
             continue
@@ -344,7 +360,7 @@ def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]
             label = _ROLE_LABEL.match(line)
             if label and role_of(label.group(1)) in (BASELINE, PATCHED):
                 break  # the next run's caption: `after: 4.0 Mpps` right below `before: 3.1 Mpps`
-            found = _items_in(line, j)
+            found = line_items(j)
             if not found:
                 break
             items += found
@@ -475,7 +491,7 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     Bare figures (`8 flows:   210455 -> 228170`) take their unit and metric from the caption
     above the lines (`neper tcp_rr, ..., transactions per second:`) when the label is a
     condition (`8 flows`) or absent."""
-    if len(line) > _MAX_LINE:
+    if len(line) > _MAX_LINE or not (">" in line or "→" in line or "⇒" in line or "⟶" in line):
         return None
     arrow = _ARROW.search(line)
     if arrow is None:

@@ -74,6 +74,7 @@ _CELL_BEFORE = ("", " ", "\t", "|", "+", "-", "−", "±", "(")  # a percentage 
 _NOT_PLAIN_BEFORE = "~≈<>=≥≤.+-−±/(×$#@\\&'_"
 _SPACES_TUPLE = (" ", "\u00a0", "\u202f", "\u2009")
 _DECIMAL = re.compile(r"[0-9]*\.[0-9]+|[0-9]+")
+_PLAIN_DECIMAL = re.compile(r"[0-9]{1,30}\.[0-9]{1,30}(?![0-9.,eE+\-\u00a0\u202f\u2009]|\s\+|\s?kernel)")
 _EXPONENT = re.compile(r"[eE][+-][0-9]{1,3}(?![\w.])")  # signed, as `%e` writes it
 _COMMA_DECIMAL = re.compile(r"[0-9]+,[0-9]+(?![0-9]|,[0-9])")
 _MINSEC = re.compile(r"([0-9]{1,6})m([0-9]{1,6}(?:\.[0-9]+)?)s(?!\w)")
@@ -344,6 +345,13 @@ class _Scanner:
             or (nxt == " " and (end - i > 3 or not line[end + 1:end + 4].isdigit()))
         ):
             return float(line[i:end]), end
+        # fast path for a plain decimal (`13.8 Mpps`): nothing after it that would make it a
+        # version (`4.19.0`, `6.9-rc1`, `3.17 kernel`, `4.19 + fix`), grouped digits or an
+        # exponent, so the cascade below would read it as `_DECIMAL` does
+        if line[i] != ".":
+            m = _PLAIN_DECIMAL.match(line, i)
+            if m is not None:
+                return float(m.group()), m.end()
         # `{35,50,65}` and `a,10,20` are lists: no comma grouping, no decimal comma
         in_list = prev != "" and prev in ",{["
         if line[i] != ".":

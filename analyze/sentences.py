@@ -78,17 +78,20 @@ def _paragraphs(lines: Sequence[str]) -> list[Paragraph]:
 
     for i, raw in enumerate(lines):
         line = raw.strip()
-        if not line or line.startswith(">") or _COMMAND.match(raw) or _TRAILER.match(line) \
-                or _TABLE_LIKE.search(line):
+        # (each pattern needs a literal: a trailer `-by: `, a table a pipe, a tab or a gap)
+        if not line or line.startswith(">") or _COMMAND.match(raw) \
+                or ("-by: " in line and _TRAILER.match(line)) \
+                or (("|" in line or "\t" in line or "   " in line) and _TABLE_LIKE.search(line)):
             flush()
             continue
-        if _LIST_ITEM.match(raw) or _INDENTED.match(raw):
+        indented = _INDENTED.match(raw) is not None
+        if indented or _LIST_ITEM.match(raw):
             flush()
         parts.append(line)
         starts.append(size)
         indexes.append(i)
         size += len(line) + 1
-        if _INDENTED.match(raw):  # indented output: one line is one paragraph
+        if indented:  # indented output: one line is one paragraph
             flush()
     flush()
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -322,13 +323,15 @@ _GATES = ("_may_end_in_symbol", "_may_end_in_bound", "_may_end_in_factor")
 
 
 def _lex_without_gates(line: str, monkeypatch) -> list:
-    """The long way: every look-behind regex run, no bare table cell read by the fast path."""
+    """The long way: every look-behind regex run, no bare table cell or plain decimal read by
+    a fast path."""
     import analyze.numbers as numbers
 
     with monkeypatch.context() as m:
         for name in _GATES:
             m.setattr(numbers, name, lambda _window: True)
         m.setattr(numbers._Scanner, "_plain_cell", lambda _self, _i: None)
+        m.setattr(numbers, "_PLAIN_DECIMAL", re.compile(r"(?!)"))  # no decimal fast path
         return list(numbers._Scanner(line).scan())
 
 
@@ -338,7 +341,8 @@ _BOUND_PIECES = [*"0123456789 .,~≈<>=≥≤-+()%x|\n", "more than ", "at least
                  ">= ", "ofx ", "roughly", "Over", "ABOUT ", " | ", "\t", "±", "+-", "+/-",
                  "1,234", "1.341.700", "35,5", "4.19", " 234", "x", "e+08", "_", "$", "12345678901234567890123456789012",
                  "%", "rx-", "a+", "(", "−", "9.9%", "+(", "% |", "1,262,001", ".5",
-                 "at moſt ", "ABOUT ", "ıf ", "İ", "K"]
+                 "at moſt ", "ABOUT ", "ıf ", "İ", "K", "13.8", " kernel", "kernel", "+x", "-rc1",
+                 "4.19", ".0", "e", "E", "\u00a0"]
 _BOUND_TEXT = st.lists(st.sampled_from(_BOUND_PIECES), max_size=24).map("".join)
 
 
