@@ -17,7 +17,7 @@ import bisect
 import hashlib
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .body import strip_quote
@@ -95,20 +95,30 @@ def _content(lines: Sequence[str]) -> tuple[str, ...]:
     return tuple("" if _not_content(x) else x for x in lines)
 
 
-def _blocks(message: Message) -> list[_Block]:
+def _has_figure(lines: Sequence[str]) -> bool:
+    return any(_DIGIT.search(line) or _RATIO_WORD.search(line) for line in lines)
+
+
+def _blocks(message: Message) -> Iterator[_Block]:
+    """The blocks of the body that may hold a claim: with a figure, and not a quoted piece
+    of a patch. Both are first asked of the lines as sent (quote markers hold no digit and
+    no `@@`), so most blocks are dropped before their lines are cut and cleaned."""
     body = message.body
     end = _content_end(message)
-    blocks: list[_Block] = []
     start = 0
     for i in range(1, end + 1):
         if i < end and body.depths[i] == body.depths[start]:
             continue
-        depth = body.depths[start]
-        lines = body.lines[start:i]
-        blocks.append(_Block(depth, start, _content([strip_quote(x, depth) for x in lines]
-                                                    if depth else lines)))
+        depth, first, raw = body.depths[start], start, body.lines[start:i]
         start = i
-    return blocks
+        if not _has_figure(raw):
+            continue
+        lines = [strip_quote(x, depth) for x in raw] if depth else raw
+        if depth and _is_quoted_hunk(lines):
+            continue
+        content = _content(lines)
+        if _has_figure(content):
+            yield _Block(depth, first, content)
 
 
 def _origin(message: Message, depth: int) -> str | None:
@@ -320,11 +330,11 @@ def _rounding(stated: Quantity) -> float:
     return tolerance * 100.0 if stated.kind == "ratio" else tolerance
 
 
-def _is_quoted_hunk(block: _Block) -> bool:
-    """A quoted piece of a patch (a review reply): its numbers are code, not results."""
-    return block.depth > 0 and any(
-        line.startswith(("@@ -", "diff --git ")) for line in block.lines
-    )
+def _is_quoted_hunk(lines: Sequence[str]) -> bool:
+    """A quoted piece of a patch (a review reply): its numbers are code, not results. (A
+    hunk header that reads as no content, as `_content` tells, does not count.)"""
+    return any(line.startswith(("@@ -", "diff --git ")) and not _not_content(line)
+               for line in lines)
 
 
 def extract_claims(message: Message) -> tuple[Claim, ...]:
@@ -332,9 +342,6 @@ def extract_claims(message: Message) -> tuple[Claim, ...]:
     found: list[tuple[Claim, float | None]] = []  # a stated-only claim with its rounding
     figures: list[Claim] = []  # from tables and lists
     for block in _blocks(message):
-        if not any(_DIGIT.search(line) or _RATIO_WORD.search(line) for line in block.lines) \
-                or _is_quoted_hunk(block):
-            continue
         used: set[int] = set()
         for m in [*find_table_measurements(block.lines), *find_list_measurements(block.lines)]:
             figures.append(_make_claim(message, block, m))

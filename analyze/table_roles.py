@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import lru_cache
 
 from .first_chars import compile_words
@@ -161,8 +160,9 @@ def with_unit(q: Quantity, unit: str | None) -> Quantity:
     if probe is None:
         return q
     scale = probe.canonical_value
-    return replace(q, unit=probe.unit, canonical_unit=probe.canonical_unit,
-                   canonical_value=None if scale is None else q.value * scale)
+    # (built field by field: dataclasses.replace costs more than the rest of this function)
+    return Quantity(q.value, q.text, q.start, q.end, q.kind, probe.unit, probe.canonical_unit,
+                    None if scale is None else q.value * scale, q.bound, q.sign, q.high)
 
 
 @lru_cache(maxsize=4096)

@@ -13,6 +13,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .commands import (
     Loop,
@@ -54,6 +55,7 @@ _SEPARATOR = re.compile(r"^[\s|:+\-=_~]*[-=_~]{3}[\s|:+\-=_~]*$")
 _ALIGNED_CELL = re.compile(r"[^\t ]+(?: [^\t ]+)*")
 _WORD = re.compile(r"\S+")
 _LOOP_VAR = re.compile(r"^\$\{?([A-Za-z_]\w*)\}?$")
+_FOR_WORD = re.compile(r"\bfor\b")
 
 __all__ = [
     "BASELINE", "MAX_ROWS", "NOISE", "PATCHED", "STATED", "condition_name", "figure",
@@ -62,21 +64,24 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class _Cell:
+class _Cell(NamedTuple):
+    """A cell's span in its line and its text (a table has many: a tuple is cheap to make)."""
+
     start: int
     end: int
     text: str
 
 
+_MAX_CELLS = MAX_COLUMNS * 4 + 1  # a longer row of pipes is cut here
+
+
 def _pipe_cells(line: str) -> list[_Cell]:
     cells: list[_Cell] = []
     start = 0
-    for pos in [*(m.start() for m in re.finditer(r"\|", line)), len(line)]:
-        cells.append(_Cell(start, pos, line[start:pos].strip()))
-        start = pos + 1
-        if len(cells) > MAX_COLUMNS * 4:
-            break
+    for part in line.split("|", _MAX_CELLS)[:_MAX_CELLS]:
+        end = start + len(part)
+        cells.append(_Cell(start, end, part.strip()))
+        start = end + 1
     if cells and not cells[0].text and line.lstrip().startswith("|"):
         cells = cells[1:]
     if cells and not cells[-1].text and line.rstrip().endswith("|"):
@@ -234,9 +239,10 @@ class ShellContext:
 
     @property
     def may_loop(self) -> bool:
-        """Whether the lines can hold a shell loop at all: every loop starts with `for`."""
+        """Whether the lines can hold a shell loop at all: every loop starts with the word
+        `for` (`before`, `format` hold no loop)."""
         if self._may_loop is None:
-            self._may_loop = any("for" in line for line in self._lines)
+            self._may_loop = any("for" in line and _FOR_WORD.search(line) for line in self._lines)
         return self._may_loop
 
     def name_of_variable(self, variable: str) -> str:

@@ -411,3 +411,20 @@ def test_role_of_reads_as_its_four_patterns_in_order(text):
 ])
 def test_a_tree_named_alone_beside_patched_is_the_baseline(texts, roles):
     assert resolve_roles(texts) == roles
+
+
+def test_with_unit_keeps_every_field_of_the_figure():
+    """`with_unit` builds the Quantity field by field (faster than dataclasses.replace): a
+    field added to Quantity must be added there too."""
+    from dataclasses import fields, replace
+
+    from analyze.numbers import find_quantities
+    from analyze.quantity import Quantity
+    from analyze.table_roles import with_unit
+
+    assert [f.name for f in fields(Quantity)] == [
+        "value", "text", "start", "end", "kind", "unit", "canonical_unit", "canonical_value",
+        "bound", "sign", "high"]
+    [q] = find_quantities("more than 97-110")
+    got = with_unit(q, "Mpps")
+    assert got == replace(q, unit="Mpps", canonical_unit="pps", canonical_value=97e6)
