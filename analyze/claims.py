@@ -46,7 +46,7 @@ _DIGIT = re.compile(r"\d")
 _RATIO_WORD = compile_words(r"twice|thrice|doubl|tripl|halv", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Block:
     depth: int
     start: int  # index of the block's first line in the body

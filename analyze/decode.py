@@ -37,7 +37,7 @@ _PATCH_NAMES = (".patch", ".diff")
 _parser = email.parser.BytesParser(policy=email.policy.compat32)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DecodedMail:
     message_id: str | None
     subject: str

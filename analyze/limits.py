@@ -10,7 +10,7 @@ from dataclasses import dataclass
 MiB = 1024 * 1024
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Limits:
     message_bytes: int = 64 * MiB
     decompressed_bytes: int = 256 * MiB

@@ -73,7 +73,7 @@ def find_quantities(line: str) -> list[Quantity]:
     return _find_quantities(line)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Item:
     line: int
     key: str | None
@@ -82,7 +82,7 @@ class _Item:
     unit: str | None = None  # a unit the item's header names (netperf)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Group:
     caption_line: int
     caption: str

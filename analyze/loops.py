@@ -17,7 +17,7 @@ MAX_VALUES = 10_000  # values one loop may expand to (`{1..1000000}` stops here)
 VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w{0,63})\}?")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Loop:
     """A shell `for` loop: `for c in 1 2 4; do ... done`."""
 

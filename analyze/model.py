@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Subject:
     """A subject line split into its parts (`[PATCH net-next v2 3/7] tcp: ...`)."""
 
@@ -27,7 +27,7 @@ class Subject:
     reply: bool  # Re:, RE, re , Aw: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Trailer:
     key: str  # canonical case: Signed-off-by, Acked-by, Fixes, Link, ...
     value: str
@@ -35,7 +35,7 @@ class Trailer:
     email: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileChange:
     path: str  # the new path (the old one for a deletion)
     old_path: str | None  # differs from path on a rename/copy; None for a new file
@@ -49,7 +49,7 @@ class FileChange:
     new_mode: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Patch:
     """The diff a message carries (or only quotes, when `quoted`)."""
 
@@ -60,13 +60,13 @@ class Patch:
     text: str  # the diff itself, quote markers stripped
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DiffstatFile:
     path: str
     changed: int | None  # None for `Bin 0 -> 123 bytes`
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Diffstat:
     """A diffstat block as written in the mail (cover letters, format-patch output)."""
 
@@ -75,14 +75,14 @@ class Diffstat:
     removed: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Attachment:
     filename: str | None  # as sent: never used as a path
     content_type: str
     text: str | None  # decoded text for text/* parts, else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Body:
     """The text/plain body, line by line as sent (no unflowing of format=flowed)."""
 
@@ -96,7 +96,7 @@ class Body:
         return "\n".join(self.lines)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Message:
     """One mail, decoded and understood."""
 
@@ -130,14 +130,14 @@ class Message:
         return self.from_addr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ReceivedTrailer:
     trailer: Trailer
     message_id: str  # the reply that gave it
     target: str  # the cover or patch it answers
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Series:
     """A patch series as Patchwork would assemble it, with versions linked across threads."""
 
@@ -160,7 +160,7 @@ class Series:
     trailer_counts: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Claim:
     """A performance claim: a figure before and after a patch, as a mail states it."""
 
@@ -187,7 +187,7 @@ class Claim:
     date: datetime | None = None  # of the message they were found in
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Problem:
     """An input that was rejected: one line naming it and what is wrong."""
 
@@ -199,7 +199,7 @@ class Problem:
         return f"{self.origin}: {self.reason}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Analysis:
     messages: tuple[Message, ...] = ()
     series: tuple[Series, ...] = ()

@@ -41,7 +41,7 @@ __all__ = ["MAX_SENTENCE", "LoneResult", "StatedChange", "find_prose_changes",
            "find_prose_claims", "find_prose_measurements", "find_prose_results"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StatedChange:
     """A change a sentence states without the figures it came from: "improves throughput by
     12%", "a 3% regression", "2x faster". `stated.sign` says which way the measured value went
@@ -56,7 +56,7 @@ class StatedChange:
     condition: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LoneResult:
     """A patched figure given without the one before it: "With this change the box now
     forwards more than 1.2 Mpps" (the bound is the figure's own)."""
@@ -73,7 +73,7 @@ class LoneResult:
 _DIGITS = re.compile(r"[0-9]+")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Shape:
     """A candidate sentence with its figures' digits written `0`."""
 

@@ -31,7 +31,7 @@ _KINDS_FOR_LABEL = {
 _OPTIONAL = ("?", "*")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Pattern:
     words: int  # the bits (`_Vocabulary`) of the word sets it requires a token of
     figures: tuple[frozenset[str], ...]  # each required figure: one of these kinds
@@ -154,7 +154,7 @@ def _leading(pattern: list[dict[str, Any]]
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Rules:
     vocabulary: _Vocabulary
     patterns: tuple[_Pattern, ...]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Quantity:
     """One figure as written: `3518448`, `35,5 Mpps`, `+(4.68%)`, `~2.2K-8.7K`, `2x`."""
 
@@ -26,7 +26,7 @@ class Quantity:
     high: float | None = None  # the upper end of a range, in `unit`
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Measurement:
     """A before/after pair read from a table, a list or a sentence."""
 

@@ -22,7 +22,7 @@ from .quantity import Quantity
 MAX_SENTENCE = 1200
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Paragraph:
     """Wrapped lines joined with single spaces, remembering where each line began."""
 
@@ -35,7 +35,7 @@ class Paragraph:
         return self.indexes[max(0, bisect.bisect_right(self.starts, offset) - 1)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """A sentence worth reading with spaCy: its figures, and the sentence before it."""
 

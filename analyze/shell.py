@@ -27,7 +27,7 @@ MAX_TOTAL_VALUES = 100_000  # loop values per call, all loops together
 SHLEX_BUDGET = 1_000_000  # characters shlex may read per call; the rest is split on spaces
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Command:
     """One simple command as written: `./pktgen_bench_xmit_mode_queue_xmit.sh -t $c ...`."""
 
@@ -38,7 +38,7 @@ class Command:
     last: int = -1  # index of the line the command ends on
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Shell:
     """Every command and loop of a block of lines."""
 

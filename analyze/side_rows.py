@@ -35,7 +35,7 @@ _SIDE = re.compile(r"\s*([A-Za-z][\w .\-/+()]{0,40}?)(?:\s*[:=]\s*|\s{2,}|\t+)(?
 _WORD = re.compile(r"\S+")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Row:
     line: int
     role: str

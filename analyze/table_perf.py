@@ -33,7 +33,7 @@ _LINE = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _PerfBlock:
     start: int  # first line of the block (its header, if any)
     role: str | None

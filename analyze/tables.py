@@ -113,7 +113,7 @@ def _is_diffstat(line: str) -> bool:
     return bool(re.match(r"^\s*\S+\s+\|\s+(?:\d+\s*[+\-]*|Bin\b)", line[:_MAX_HEADER]))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Header:
     cells: list[_Cell]
     roles: list[str | None]

@@ -15,7 +15,7 @@ from functools import cache
 from .first_chars import compile_words
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     """One unit at one scale: its spellings, its canonical unit and the factor to get there."""
 

@@ -88,7 +88,13 @@ def analyze_rows(
             if len(pending) >= BATCH:
                 _flush(store, pending, pending_claims)
         _flush(store, pending, pending_claims)
-    series_count = rebuild_series(store)
+    # What the analysis left alive (the readers' caches, spaCy once loaded) outlives the
+    # series rebuild: kept out of the collector's full passes while the series are built.
+    gc.freeze()
+    try:
+        series_count = rebuild_series(store)
+    finally:
+        gc.unfreeze()
     return RefreshResult(analyzed, series_count, tuple(problems), tuple(warnings))
 
 
