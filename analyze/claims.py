@@ -148,8 +148,13 @@ def _stated_pct(stated: Quantity | None) -> float | None:
     return None
 
 
+_NOT_NUMERAL = re.compile(r"[^0-9.,]")
+
+
 def _decimals(text: str) -> int:
-    digits = "".join(ch for ch in text if ch.isdigit() or ch in ".,")
+    # (in ASCII text the digits are 0-9: one substitution instead of a loop over characters)
+    digits = (_NOT_NUMERAL.sub("", text) if text.isascii()
+              else "".join(ch for ch in text if ch.isdigit() or ch in ".,"))
     for sep in (".", ","):
         if sep in digits:
             return len(digits.rsplit(sep, 1)[1])

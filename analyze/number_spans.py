@@ -67,13 +67,14 @@ _EXCLUDED: tuple[tuple[tuple[str, ...], re.Pattern[str], int], ...] = (
 )
 
 
-# Each pattern's gate: its one literal, or a search for any of its literals. The file-name
-# pattern tries a match at every word; most lines hold no file extension at all.
+# Each pattern's gate: its one literal, its few literals, or a search for any of many. The
+# file-name pattern tries a match at every word; most lines hold no file extension at all.
 _FILE_EXTENSION = re.compile(r"\.(?:c|h|S|py|sh|patch|diff|txt|rst|json|ya?ml|o|ko|mbox|log|csv"
                              r"|bpf|dts|dtsi)(?!\w)")
-_GATES: tuple[tuple[str | re.Pattern[str], int, re.Pattern[str]], ...] = tuple(
+_GATES: tuple[tuple[str | tuple[str, ...] | re.Pattern[str], int, re.Pattern[str]], ...] = tuple(
     (_FILE_EXTENSION if pattern is _FILE_NAME else
-     needles[0] if len(needles) == 1 else re.compile("|".join(map(re.escape, needles))),
+     needles[0] if len(needles) == 1 else
+     needles if len(needles) <= 3 else re.compile("|".join(map(re.escape, needles))),
      at_least, pattern)
     for needles, pattern, at_least in _EXCLUDED
 )
@@ -86,6 +87,9 @@ def excluded_spans(line: str) -> list[tuple[int, int]]:
     for gate, at_least, pattern in _GATES:
         if isinstance(gate, str):
             if (gate not in line) if at_least == 1 else (line.count(gate) < at_least):
+                continue
+        elif isinstance(gate, tuple):  # a few literals: substring tests beat a regex
+            if not any(needle in line for needle in gate):
                 continue
         elif gate.search(line) is None:
             continue

@@ -50,7 +50,7 @@ MAX_DIGITS = 30
 MAX_FIGURES = 2000
 _WINDOW = 64  # how far back bound words ("more than", "up to about") are looked for
 
-_START = re.compile(r"[0-9]|(?<!\w)[Tt]wice(?!\w)")
+_START = compile_words(r"[0-9]|(?<!\w)[Tt]wice(?!\w)")  # a fast scan to the next digit or `t`
 _DIGITS = re.compile(r"[0-9]+")
 _IDENT_TAIL = re.compile(r"[\w.\-+]*")
 _SPACE = "[ \u00a0\u202f\u2009]"

@@ -76,6 +76,8 @@ def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> lis
         if len(line) > _MAX_LINE:
             active = False
             continue
+        if not active and "%" not in line:
+            continue  # outside a table, a header (`%stddev`) or a row alone (`+12.3%`) has one
         if _HEADER.match(line):
             active = True
             continue
