@@ -96,7 +96,9 @@ def _content(lines: Sequence[str]) -> tuple[str, ...]:
 
 
 def _has_figure(lines: Sequence[str]) -> bool:
-    return any(_DIGIT.search(line) or _RATIO_WORD.search(line) for line in lines)
+    # one scan of the joined lines (no word of a ratio spans a line end)
+    text = "\n".join(lines)
+    return _DIGIT.search(text) is not None or _RATIO_WORD.search(text) is not None
 
 
 def _blocks(message: Message) -> Iterator[_Block]:

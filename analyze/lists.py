@@ -50,7 +50,15 @@ _MEASURE = compile_words(
     r"|median|lat\b",
     re.I,
 )
-_NETPERF_START = re.compile(r"TEST from|^\s*Recv\s+Send|^\s*Local\s*/Remote|Socket\s+Size", re.I)
+# netperf's banner or header: `MIGRATED TCP STREAM TEST from ...`, `Recv   Send ...`. The
+# words anywhere are searched behind their first letters, the line starts matched.
+_NETPERF_WORDS = compile_words(r"TEST from|Socket\s+Size", re.I)
+_NETPERF_HEAD = re.compile(r"\s*(?:Recv\s+Send|Local\s*/Remote)", re.I)
+
+
+def _netperf_start(line: str) -> bool:
+    return _NETPERF_WORDS.search(line) is not None or _NETPERF_HEAD.match(line) is not None
+
 # iperf3's report: `[ ID] Interval ...`, `[  5]   0.00-10.00  sec ...`, `[SUM] ...`; the
 # summary lines end in `sender` or `receiver`.
 _IPERF_LINE = re.compile(r"\s*\[\s*(?:ID|SUM|[0-9]{1,4})\]\s")
@@ -224,7 +232,7 @@ class _ToolReports:
         """The report starting at line j (its item, None when it holds no result, and
         where it ends), or None when no report starts there."""
         line = self.lines[j][:_MAX_LINE]
-        if _NETPERF_START.search(line):
+        if _netperf_start(line):
             return _netperf(self.lines, j)
         if _PKTGEN_RESULT.match(line):
             return _pktgen(self.lines, j)
@@ -285,7 +293,7 @@ def _next_run(lines: Sequence[str], j: int) -> int | None:
     for k in range(j, min(len(lines), j + 3)):
         text = lines[k][:_MAX_LINE]
         if text.strip():
-            return k if _PROMPT.match(text) or _NETPERF_START.search(text) else None
+            return k if _PROMPT.match(text) or _netperf_start(text) else None
     return None
 
 
@@ -310,7 +318,7 @@ def _caption(line: str, i: int, items: _LineItems) -> tuple[str, list[_Item]] | 
     text = line.strip()
     if not text or len(text) > _MAX_CAPTION:
         return None
-    m = _ROLE_LABEL.match(line)
+    m = _ROLE_LABEL.match(line) if ":" in line or "=" in line else None
     if m and role_of(m.group(1)) in (BASELINE, PATCHED) and line[m.end():].strip():
         rest = line[m.end():]
         shifted = _items_in(" " * m.end() + rest, i)
@@ -357,7 +365,7 @@ def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]
                     break
                 items.append(item)
                 continue
-            label = _ROLE_LABEL.match(line)
+            label = _ROLE_LABEL.match(line) if ":" in line or "=" in line else None
             if label and role_of(label.group(1)) in (BASELINE, PATCHED):
                 break  # the next run's caption: `after: 4.0 Mpps` right below `before: 3.1 Mpps`
             found = line_items(j)

@@ -411,7 +411,9 @@ def find_table_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> l
     out: list[Measurement] = []
     i, n = 0, len(lines)
     while i < n:
-        header = _header(lines[i])
+        line = lines[i]
+        # (the first test of `_header`, inline: most lines name no side)
+        header = _header(line) if len(line) <= _MAX_HEADER and names_a_side(line) else None
         if header is None:
             i += 1
             continue

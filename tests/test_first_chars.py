@@ -120,3 +120,16 @@ def test_sentence_filters_on_the_evaluation_set():
 @given(st.lists(st.sampled_from(_CUE_PIECES), max_size=10).map("".join))
 def test_sentence_filters_on_generated_text(text):
     _sentence_filters_agree(text)
+
+
+_NETPERF_AS_ONE = re.compile(r"TEST from|^\s*Recv\s+Send|^\s*Local\s*/Remote|Socket\s+Size", re.I)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["TEST from", "test FROM", " ", "\t", "Recv", "Send",
+                                 "Local", "/Remote", "Socket", "Size", "x", "\n", "ſ"]),
+                max_size=8).map("".join))
+def test_netperf_banner_split_as_one(text):
+    from analyze import lists
+
+    assert lists._netperf_start(text) == bool(_NETPERF_AS_ONE.search(text)), text
