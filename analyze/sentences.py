@@ -69,8 +69,9 @@ def _paragraphs(lines: Sequence[str]) -> list[Paragraph]:
 
     def flush() -> None:
         nonlocal size
-        if parts:
-            out.append(Paragraph(" ".join(parts), tuple(starts), tuple(indexes)))
+        if not parts:
+            return
+        out.append(Paragraph(" ".join(parts), tuple(starts), tuple(indexes)))
         parts.clear()
         starts.clear()
         indexes.clear()
@@ -78,13 +79,14 @@ def _paragraphs(lines: Sequence[str]) -> list[Paragraph]:
 
     for i, raw in enumerate(lines):
         line = raw.strip()
-        # (each pattern needs a literal: a trailer `-by: `, a table a pipe, a tab or a gap)
-        if not line or line.startswith(">") or _COMMAND.match(raw) \
+        # (each pattern is tried only when the literal it needs is there: a command starts
+        # with one of `$#[d@-+`, a trailer holds `-by: `, a table row a pipe, tab or gap)
+        if not line or line.startswith(">") or (line[0] in "$#[d@-+" and _COMMAND.match(raw)) \
                 or ("-by: " in line and _TRAILER.match(line)) \
                 or (("|" in line or "\t" in line or "   " in line) and _TABLE_LIKE.search(line)):
             flush()
             continue
-        indented = _INDENTED.match(raw) is not None
+        indented = raw.startswith(("    ", "\t")) and _INDENTED.match(raw) is not None
         if indented or _LIST_ITEM.match(raw):
             flush()
         parts.append(line)
