@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .first_chars import compile_words
+
 __all__ = ["excluded_spans"]
 
 # Spans that hold digits but no figures. Each pattern is anchored on a literal or has
@@ -20,47 +22,47 @@ _MONTH = (
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)(?![a-z])"
 )
 # IPv4 with a mask or port; octets are checked to be <= 255 (`1.341.700.000` is a number)
-_IPV4 = re.compile(r"(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2}|:[0-9]{1,5})?"
-                   r"(?![0-9]|\.[0-9])")
-_ADDRESS = re.compile(r"(?<![\w.+=%\-])[\w.+=%\-]+@[\w\-]+(?:\.[\w\-]+)*")
-_FILE_NAME = re.compile(r"(?<![\w\-/.])[\w\-/]+(?:\.[\w\-]+)*\.(?:c|h|S|py|sh|patch|diff|txt|"
-                        r"rst|json|ya?ml|o|ko|mbox|log|csv|bpf|dts|dtsi)(?!\w)")
+_IPV4 = compile_words(r"(?<![0-9.])[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2}|:[0-9]{1,5})?"
+                      r"(?![0-9]|\.[0-9])")
+_ADDRESS = compile_words(r"(?<![\w.+=%\-])[\w.+=%\-]+@[\w\-]+(?:\.[\w\-]+)*")
+_FILE_NAME = compile_words(r"(?<![\w\-/.])[\w\-/]+(?:\.[\w\-]+)*\.(?:c|h|S|py|sh|patch|diff|txt|"
+                           r"rst|json|ya?ml|o|ko|mbox|log|csv|bpf|dts|dtsi)(?!\w)")
 # Each pattern runs only when one of its literals is in the line (most lines hold none), at
 # least as many times as the pattern needs it (`2015-07-02` two `-`, `1.2.3.4` three `.`).
 _EXCLUDED: tuple[tuple[tuple[str, ...], re.Pattern[str], int], ...] = (
     # hunk headers: `@@ -321,8 +321,8 @@`
-    (("@@",), re.compile(r"@@ -[0-9]+(?:,[0-9]+)? \+[0-9]+(?:,[0-9]+)? @@"), 1),
-    (("://",), re.compile(r"(?:https?|ftp|git|ssh)://[^\s<>\"')\]]*"), 1),
+    (("@@",), compile_words(r"@@ -[0-9]+(?:,[0-9]+)? \+[0-9]+(?:,[0-9]+)? @@"), 1),
+    (("://",), compile_words(r"(?:https?|ftp|git|ssh)://[^\s<>\"')\]]*"), 1),
     # ISO and slashed dates with a four-digit year, optionally with a time
-    (("-",), re.compile(r"(?<![0-9])[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
-                        r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?(?![0-9])"), 2),
+    (("-",), compile_words(r"(?<![0-9])[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
+                           r"(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?(?![0-9])"), 2),
     # (`On 07/02/15 09:07, Eric Dumazet wrote:` — attribution lines use a two-digit year)
-    (("/",), re.compile(r"(?<![0-9/])(?:[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}|[0-9]{4}/[0-9]{1,2}/"
-                        r"[0-9]{1,2}|[0-9]{2}/[0-9]{2}/[0-9]{2})(?![0-9/])"), 2),
+    (("/",), compile_words(r"(?<![0-9/])(?:[0-9]{1,2}/[0-9]{1,2}/[0-9]{4}|[0-9]{4}/[0-9]{1,2}/"
+                           r"[0-9]{1,2}|[0-9]{2}/[0-9]{2}/[0-9]{2})(?![0-9/])"), 2),
     # times, MAC and IPv6 addresses: `07:07:27 +0200`, `00:1b:21:3a:4f:5c`, `fe80::1`
-    ((":",), re.compile(r"(?<![\w:])[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{0,4}){2,}(?:\.[0-9]+)?"
-                        r"(?![\w:])(?:\s?[+-][0-9]{4}(?![0-9]))?"), 2),
-    ((":",), re.compile(r"(?<![\w:.])[0-9]{1,2}:[0-9]{2}(?![\w:])(?:\s?[+-][0-9]{4}(?![0-9]))?"), 1),
+    ((":",), compile_words(r"(?<![\w:])[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{0,4}){2,}(?:\.[0-9]+)?"
+                           r"(?![\w:])(?:\s?[+-][0-9]{4}(?![0-9]))?"), 2),
+    ((":",), compile_words(r"(?<![\w:.])[0-9]{1,2}:[0-9]{2}(?![\w:])(?:\s?[+-][0-9]{4}(?![0-9]))?"), 1),
     # dates with month names: `Jul 2015`, `3 Jul 2015`, `July 3, 2015`
     (("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-     re.compile(rf"(?<!\w)(?:[0-9]{{1,2}}(?:st|nd|rd|th)?\s)?{_MONTH}\.?"
-                r"(?:\s{1,2}[0-9]{1,2}(?:st|nd|rd|th)?(?![0-9]),?)?"
-                r"(?:\s[0-9]{2}:[0-9]{2}:[0-9]{2})?(?:\s[0-9]{4}(?![0-9]))?"), 1),
+     compile_words(rf"(?<!\w)(?:[0-9]{{1,2}}(?:st|nd|rd|th)?\s)?{_MONTH}\.?"
+                   r"(?:\s{1,2}[0-9]{1,2}(?:st|nd|rd|th)?(?![0-9]),?)?"
+                   r"(?:\s[0-9]{2}:[0-9]{2}:[0-9]{2})?(?:\s[0-9]{4}(?![0-9]))?"), 1),
     # versions named as such: `Linux 3.17`, `kernel 4.19.0-rc1`, `gcc 13.2`
     (("inux", "ernel", "ersion", "gcc", "GCC", "clang", "LLVM", "llvm", "glibc", "iproute2",
       "ethtool", "ython", "elease", "stable"),
-     re.compile(r"(?<!\w)(?:[Ll]inux|[Kk]ernels?|[Vv]ersion|gcc|GCC|clang|LLVM|llvm|glibc|"
-                r"iproute2|ethtool|[Pp]ython|[Rr]elease|stable)[\s\-]v?[0-9]+(?:\.[0-9]+)+"
-                r"(?:-rc[0-9]+)?(?:[-+~][\w.]+)?"), 1),
+     compile_words(r"(?<!\w)(?:[Ll]inux|[Kk]ernels?|[Vv]ersion|gcc|GCC|clang|LLVM|llvm|glibc|"
+                   r"iproute2|ethtool|[Pp]ython|[Rr]elease|stable)[\s\-]v?[0-9]+(?:\.[0-9]+)+"
+                   r"(?:-rc[0-9]+)?(?:[-+~][\w.]+)?"), 1),
     # commit ids after `commit` / `Fixes:`
-    (("ommit", "Fixes:"), re.compile(r"(?<!\w)(?:[Cc]ommit|Fixes:)\s[0-9a-f]{6,40}(?!\w)"), 1),
+    (("ommit", "Fixes:"), compile_words(r"(?<!\w)(?:[Cc]ommit|Fixes:)\s[0-9a-f]{6,40}(?!\w)"), 1),
     # patch counters in subjects: `[PATCH net-next 3/7]`
-    (("]",), re.compile(r"(?<![\w/])[0-9]{1,4}/[0-9]{1,4}(?=\])"), 1),
+    (("]",), compile_words(r"(?<![\w/])[0-9]{1,4}/[0-9]{1,4}(?=\])"), 1),
     # diffstat: `3 files changed, 10 insertions(+), 2 deletions(-)` and ` dev.c | 12 ++--`
     ((" changed", "insertion", "deletion"),
-     re.compile(r"(?<!\w)[0-9]+ files? changed|(?<!\w)[0-9]+ insertions?\(\+\)|"
-                r"(?<!\w)[0-9]+ deletions?\(-\)"), 1),
-    (("|",), re.compile(r"\|\s{1,8}(?:[0-9]+ [+\-]+\s*$|Bin [0-9]+ -> [0-9]+ bytes)"), 1),
+     compile_words(r"(?<!\w)[0-9]+ files? changed|(?<!\w)[0-9]+ insertions?\(\+\)|"
+                   r"(?<!\w)[0-9]+ deletions?\(-\)"), 1),
+    (("|",), compile_words(r"\|\s{1,8}(?:[0-9]+ [+\-]+\s*$|Bin [0-9]+ -> [0-9]+ bytes)"), 1),
     # file names with a digit: `0001-net-sched.patch`, `test_bpf2.c`
     ((".",), _FILE_NAME, 1),
     ((".",), _IPV4, 3),
