@@ -328,22 +328,25 @@ def _caption(line: str, i: int, items: _LineItems) -> tuple[str, list[_Item]] | 
     return text, []
 
 
-def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]:
-    groups: list[_Group] = []
-    tools = _ToolReports(lines)
-    line_items = _LineItems(lines)
-    i, n = 0, len(lines)
-    while i < n:
-        if i in skip:
-            i += 1
-            continue
-        cap = _caption(lines[i], i, line_items)
+class _Groups:
+    """The captioned groups of a block: a caption line, then its items (one blank line at
+    most between them). A group is a function of the line it starts at."""
+
+    def __init__(self, lines: Sequence[str], skip: set[int], max_rows: int) -> None:
+        self.lines, self.skip, self.max_rows = lines, skip, max_rows
+        self.tools = _ToolReports(lines)
+        self.line_items = _LineItems(lines)
+
+    def at(self, i: int) -> tuple[_Group | None, int]:
+        """The group captioned by line i (None when the line is no caption or nothing
+        follows it), and where the next caption may start."""
+        lines, n = self.lines, len(self.lines)
+        cap = _caption(lines[i], i, self.line_items)
         if cap is None:
-            i += 1
-            continue
+            return None, i + 1
         caption, items = cap
         j, blanks = i + 1, 0
-        while j < n and len(items) < max_rows and j not in skip:
+        while j < n and len(items) < self.max_rows and j not in self.skip:
             line = lines[j]
             if not line.strip():
                 after = _next_run(lines, j) if items and items[-1].unit else None
@@ -358,7 +361,7 @@ def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]
             if _PROMPT.match(line[:_MAX_LINE]):
                 j += 1
                 continue
-            report = tools.at(j)
+            report = self.tools.at(j)
             if report is not None:
                 item, j = report
                 if item is None:
@@ -368,17 +371,26 @@ def _groups(lines: Sequence[str], skip: set[int], max_rows: int) -> list[_Group]
             label = _ROLE_LABEL.match(line) if ":" in line or "=" in line else None
             if label and role_of(label.group(1)) in (BASELINE, PATCHED):
                 break  # the next run's caption: `after: 4.0 Mpps` right below `before: 3.1 Mpps`
-            found = line_items(j)
+            found = self.line_items(j)
             if not found:
                 break
             items += found
             j += 1
         if items:
-            groups.append(_Group(i, caption, tuple(items)))
-            i = j
-        else:
-            i += 1
-    return groups
+            return _Group(i, caption, tuple(items)), j
+        return None, i + 1
+
+    def all(self) -> list[_Group]:
+        groups: list[_Group] = []
+        i, n = 0, len(self.lines)
+        while i < n:
+            if i in self.skip:
+                i += 1
+                continue
+            group, i = self.at(i)
+            if group is not None:
+                groups.append(group)
+        return groups
 
 
 def _norm(key: str | None) -> str:
@@ -438,11 +450,14 @@ def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
 
 def _block_measurements(lines: Sequence[str], skip: set[int], max_rows: int,
                         cmds: ShellContext) -> list[Measurement]:
-    # Two groups pair only when a caption names a side (`resolve_roles`), and a caption is
-    # a short line or its label: a block without such a line has no pair to look for.
-    if not any(len(line) <= _MAX_LINE and names_a_side(line) for line in lines):
+    # Two groups pair only when a caption names a side (`resolve_roles`), a caption is a
+    # short line or its label, and a group has items: a block where no line naming a side
+    # captions a group (a table's header above its `---` rule) has no pair to look for.
+    reader = _Groups(lines, skip, max_rows)
+    if not any(i not in skip and len(line) <= _MAX_LINE and names_a_side(line)
+               and reader.at(i)[0] is not None for i, line in enumerate(lines)):
         return []
-    groups = _groups(lines, skip, max_rows)
+    groups = reader.all()
     out: list[Measurement] = []
     k = 0
     while k + 1 < len(groups):
