@@ -178,7 +178,7 @@ def _numeric_row(line: str) -> tuple[Quantity, ...] | None:
             sign = 1 if sign_text == "+" else -1
             value = -value if sign == -1 else value
         canonical_unit, canonical_value = _canonical("%", value)
-        out.append(Quantity(value, m.group(), m.start(), m.end(), _kind_of("%"), "%",
+        out.append(Quantity(value, m.group(), m.start(), m.end(), "percent", "%",
                             canonical_unit, canonical_value, None, sign, None))
     return tuple(out)
 
