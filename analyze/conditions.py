@@ -163,6 +163,10 @@ _HEADER_WORDS = {
 _QUALIFIERS = frozenset({"nr", "num", "number", "of", "no", "count", "the", "total", "n"})
 
 
+_BRACKETED = re.compile(r"\([^)]{0,40}\)|\[[^\]]{0,40}\]")  # `(bytes)`, `[us]`
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
+
+
 def condition_from_header(
     text: str, commands: Sequence[Command] = (), loops: Sequence[Loop] = ()
 ) -> str | None:
@@ -177,8 +181,8 @@ def condition_from_header(
     m = VARIABLE.fullmatch(s)
     if m or (loops and any(lp.variable == s for lp in loops)):
         return condition_of(m.group(1) if m else s, commands)
-    low = re.sub(r"\([^)]{0,40}\)|\[[^\]]{0,40}\]", " ", s.lower())
-    words = re.sub(r"[^a-z0-9]+", " ", low.replace("#", " nr ")).split()
+    low = _BRACKETED.sub(" ", s.lower())
+    words = _NOT_WORD.sub(" ", low.replace("#", " nr ")).split()
     qualified = bool(words) and words[0] in _QUALIFIERS
     while words and words[0] in _QUALIFIERS:
         words.pop(0)

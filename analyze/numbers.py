@@ -606,8 +606,8 @@ def _ident_end(line: str, i: int) -> int:
     return m.end() if m is not None else i + 1
 
 
-_DOT_THOUSANDS = re.compile(r"(?<![0-9.])[0-9]{1,3}\.[0-9]{3}\.[0-9]{3}(?![0-9]|\.[0-9])")
-_COMMA_DECIMAL_ANYWHERE = re.compile(
+_DOT_THOUSANDS = compile_words(r"(?<![0-9.])[0-9]{1,3}\.[0-9]{3}\.[0-9]{3}(?![0-9]|\.[0-9])")
+_COMMA_DECIMAL_ANYWHERE = compile_words(
     r"(?<![0-9,{\[])[0-9]+,(?:[0-9]{1,2}|[0-9]{4,})(?![0-9]|,[0-9])")
 
 

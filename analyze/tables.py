@@ -56,6 +56,7 @@ _ALIGNED_CELL = re.compile(r"[^\t ]+(?: [^\t ]+)*")
 _WORD = re.compile(r"\S+")
 _LOOP_VAR = re.compile(r"^\$\{?([A-Za-z_]\w*)\}?$")
 _FOR_WORD = re.compile(r"\bfor\b")
+_DIFFSTAT = re.compile(r"^\s*\S+\s+\|\s+(?:\d+\s*[+\-]*|Bin\b)")
 
 __all__ = [
     "BASELINE", "MAX_ROWS", "NOISE", "PATCHED", "STATED", "condition_name", "figure",
@@ -110,7 +111,7 @@ def _display(line: str, cells: list[_Cell]) -> list[tuple[int, int]]:
 
 def _is_diffstat(line: str) -> bool:
     # ` net/sched/act_police.c | 186 +++++-----` (seed 001's diffstat)
-    return bool(re.match(r"^\s*\S+\s+\|\s+(?:\d+\s*[+\-]*|Bin\b)", line[:_MAX_HEADER]))
+    return bool(_DIFFSTAT.match(line[:_MAX_HEADER]))
 
 
 @dataclass(frozen=True, slots=True)

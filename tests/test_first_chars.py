@@ -34,7 +34,8 @@ _CONVERTED = [
     numbers._SYMBOL_BEFORE, numbers._FILLER, numbers._BOUND_WORDS, numbers._FACTOR,
     numbers._RANGE_VERBS, units._CPU_TIME, units._CPU_PERCENT,
     *(p for _, p in units._CONTEXT_WORDS), *(p for _, p in units._TEST_NAMES),
-    numbers._START, *(p for _, p, _ in number_spans._EXCLUDED), number_spans._ADDRESS,
+    numbers._START, numbers._DOT_THOUSANDS, numbers._COMMA_DECIMAL_ANYWHERE,
+    *(p for _, p, _ in number_spans._EXCLUDED), number_spans._ADDRESS,
 ]
 
 
