@@ -667,3 +667,18 @@ def test_the_gate_holds_through_spacys_split_words():
             c = Candidate(text, 0, Paragraph(text, (0,), (0,)), tuple(find_quantities(text)))
             if not could_match(c.text, c.quantities):
                 assert _reading_of(c) == prose_read.NOTHING, text
+
+
+def test_gate_words_survive_the_shape():
+    """The gate is asked of a sentence's shape (the digits of its figures written `0`), as
+    spaCy reads it: that gives the sentence's own answer only while no word the rules need
+    can sit inside a figure. A rule word with a digit must never lex as one."""
+    from analyze.numbers import find_quantities
+    from analyze.prose_gate import _indexed
+
+    vocabulary = _indexed().vocabulary
+    words = [w for w, _ in vocabulary.short] + [w for ws in vocabulary.by_pair.values()
+                                                 for w, _ in ws]
+    for word in (w for w in words if any(c.isdigit() for c in w)):
+        assert word[0].isalpha() and word[0] not in "xX×", word
+        assert find_quantities(f"see {word} here") == [], word
