@@ -387,7 +387,7 @@ class Store:
                         d["metric"],
                         d["direction"],
                         _utc_of_iso(d["date"]) if d.get("date") else None,
-                        _json(d),
+                        _compact_json(d),
                     )
                     for row, docs in items
                     for d in docs
@@ -640,6 +640,12 @@ def _utc_text(when: datetime | None) -> str | None:
         return None  # year 1 with a western offset: a hostile Date header, not a date
     # isoformat pads the year to 4 digits (strftime's %Y does not on glibc for years < 1000).
     return when.replace(microsecond=0).isoformat()
+
+
+def _compact_json(doc: Mapping[str, Any]) -> str:
+    """A claim's document as stored: built in one fixed key order (serialize.claim_to_dict)
+    and read back as JSON, so neither sorted nor spaced; a store holds tens of thousands."""
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def _json(doc: Mapping[str, Any] | str) -> str:
