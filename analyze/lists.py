@@ -336,10 +336,18 @@ class _Groups:
         self.lines, self.skip, self.max_rows = lines, skip, max_rows
         self.tools = _ToolReports(lines)
         self.line_items = _LineItems(lines)
+        self.read: dict[int, tuple[_Group | None, int]] = {}
 
     def at(self, i: int) -> tuple[_Group | None, int]:
         """The group captioned by line i (None when the line is no caption or nothing
-        follows it), and where the next caption may start."""
+        follows it), and where the next caption may start. Kept: `_block_measurements`
+        asks it of the side-naming lines before reading the block whole."""
+        found = self.read.get(i)
+        if found is None:
+            found = self.read[i] = self._read(i)
+        return found
+
+    def _read(self, i: int) -> tuple[_Group | None, int]:
         lines, n = self.lines, len(self.lines)
         cap = _caption(lines[i], i, self.line_items)
         if cap is None:

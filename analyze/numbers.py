@@ -125,9 +125,9 @@ def find_quantities(line: str, max_figures: int = MAX_FIGURES) -> list[Quantity]
         return []
     if max_figures == MAX_FIGURES and len(line) <= _CACHED_LINE:
         return list(_cached(line))
-    row = _numeric_row(line)
+    row = _numeric_row(line, max_figures)
     if row is not None:
-        return list(row[:max(0, max_figures)])
+        return list(row)
     return list(islice(_Scanner(line).scan(), max(0, max_figures)))
 
 
@@ -159,11 +159,13 @@ _NUMERIC_ROW = re.compile(
 _ROW_FIGURE = re.compile(rf"({_ROW_GROUPED})|([+-]?)({_ROW_NUMBER})(%?)")
 
 
-def _numeric_row(line: str) -> tuple[Quantity, ...] | None:
+def _numeric_row(line: str, max_figures: int = MAX_FIGURES) -> tuple[Quantity, ...] | None:
     if "|" not in line or _NUMERIC_ROW.fullmatch(line) is None:
         return None
     out = []
-    for m in _ROW_FIGURE.finditer(line):
+    # (the first `max_figures` only, as the scanner stops: a 1 MB row of `1|1|...` is
+    # half a million cells)
+    for m in islice(_ROW_FIGURE.finditer(line), max(0, max_figures)):
         grouped, sign_text, number, percent = m.groups()
         if grouped is not None:
             value = float(grouped.replace(",", ""))

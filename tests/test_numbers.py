@@ -278,6 +278,7 @@ def test_long_digit_runs_are_skipped():
         "a." * 500_000 + "c",
         "123 456 " * 125_000,
         "~1K-2K " * 140_000,
+        "1|" * 500_000,  # a numeric row: the one-pass read too stops at MAX_FIGURES
     ],
     ids=lambda s: repr(s[:6]),
 )
@@ -461,3 +462,10 @@ def test_numeric_rows_take_the_one_pass(line):
 
     assert numbers._numeric_row(line) is not None
     assert list(numbers._numeric_row(line)) == list(numbers._Scanner(line).scan())
+
+
+def test_a_numeric_row_gives_at_most_max_figures():
+    from analyze.numbers import MAX_FIGURES
+
+    assert len(find_quantities("1|" * 500_000)) == MAX_FIGURES
+    assert [q.text for q in find_quantities("1 | 2 | 3", max_figures=2)] == ["1", "2"]
