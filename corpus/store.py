@@ -418,8 +418,15 @@ class Store:
             where = " AND ".join(clauses)
             args = list(params)
             if chunk is not None:
-                where += f" AND (origin IN ({_marks(chunk)}) OR found_in IN ({_marks(chunk)}))"
-                args += chunk + chunk
+                # found in one of them: by found_row (the primary key's first column), from
+                # the messages those keys name (`_MESSAGE_KEY`: a Message-ID, else `sha256:`)
+                ids = [k for k in chunk if not k.startswith("sha256:")]
+                hashes = [k[len("sha256:"):] for k in chunk if k.startswith("sha256:")]
+                where += (f" AND (origin IN ({_marks(chunk)}) OR found_row IN ("
+                          f"SELECT id FROM messages WHERE message_id IN ({_marks(ids)})"
+                          f" UNION ALL SELECT id FROM messages WHERE message_id IS NULL"
+                          f" AND content_hash IN ({_marks(hashes)})))")
+                args += chunk + ids + hashes
             with self._guard():
                 # `where` is built from this function's literals; values travel as parameters
                 rows = self._conn.execute(

@@ -447,6 +447,48 @@ def test_claims_of_many_messages_replace_each_message_own(fresh_store):
     assert fresh_store.claim_docs() == []
 
 
+def test_claims_of_given_messages_by_where_found_or_first_written(fresh_store):
+    """`keys` selects the claims found in those messages (a Message-ID, or `sha256:` for a
+    mail without one) and the claims first written in them, wherever they were read."""
+    a = add(fresh_store, mail("a@x"), "<a@x>")
+    anon = add(fresh_store, mail(None, "no id"), None)
+    reply = add(fresh_store, mail("r@x"), "<r@x>")
+    quoted = dict(_claim_doc("c-quoted", "r@x"), message_id="a@x", quoted=True)
+    fresh_store.save_claims_many([(a.row, [_claim_doc("c-a", "a@x")]),
+                                  (anon.row, [_claim_doc("c-anon", anon.key)]),
+                                  (reply.row, [quoted, _claim_doc("c-r", "r@x")])])
+
+    def ids(keys):
+        return sorted(d["id"] for d in fresh_store.claim_docs(keys=keys))
+
+    assert ids(["a@x"]) == ["c-a", "c-quoted"]  # written in a@x, one read in the reply
+    assert ids([anon.key]) == ["c-anon"]
+    assert ids(["r@x"]) == ["c-quoted", "c-r"]
+    assert ids(["missing@x", "sha256:" + "0" * 64]) == []
+    assert ids([]) == []
+
+
+def test_version_3_store_loses_the_unused_claim_indexes_keeping_its_claims(tmp_path):
+    path = tmp_path / "v3.db"
+    conn = sqlite3.connect(path)
+    for migration in schema.MIGRATIONS[:3]:
+        for statement in migration:
+            conn.execute(statement)
+    conn.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 3")
+    conn.commit()
+    conn.close()
+    with Store.open(path) as store:
+        row = add(store, mail("a@x"), "<a@x>").row
+        store.save_claims(row, [_claim_doc("c1", "a@x")])
+        assert [d["id"] for d in store.claim_docs(keys=["a@x"])] == ["c1"]
+    with sqlite3.connect(path) as check:
+        indexes = {r[0] for r in check.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'claims'"
+            " AND sql IS NOT NULL")}
+    assert indexes == {"claims_origin", "claims_date_utc"}
+
+
 def test_claims_come_oldest_first_by_the_instant(fresh_store):
     a = add(fresh_store, mail("a@x"), "<a@x>").row
     late = dict(_claim_doc("c-late", "a@x"), date="2025-03-03T09:30:00+00:00")
