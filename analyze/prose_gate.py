@@ -39,6 +39,9 @@ class _Pattern:
     adjacent: tuple[tuple[frozenset[str], tuple[str, ...], bool], ...]
     # a required word before a required figure with at most `n` of `between` in between
     leading: tuple[tuple[tuple[str, ...], frozenset[str], int, frozenset[str]], ...] = ()
+    # the required words and figures in the pattern's order: (True, kinds) for a figure,
+    # (False, words) for a word (see `_in_order`)
+    order: tuple[tuple[bool, tuple[str, ...] | frozenset[str]], ...] = ()
 
 
 class _Vocabulary:
@@ -100,16 +103,19 @@ def _compile(pattern: list[dict[str, Any]]
     words: list[tuple[str, ...]] = []
     figures: list[frozenset[str]] = []
     adjacent: list[tuple[frozenset[str], tuple[str, ...], bool]] = []
+    order: list[tuple[bool, tuple[str, ...] | frozenset[str]]] = []
     for i, element in enumerate(pattern):
-        if _optional(element):
+        if _optional(element) or element.get("OP") == "!":
             continue
         found = _words(element)
         if found is not None:
             words.append(found)
+            order.append((False, tuple(w.lower() for w in found)))
         kinds = _figure_kinds(element)
         if kinds is None:
             continue
         figures.append(kinds)
+        order.append((True, kinds))
         nxt = pattern[i + 1] if i + 1 < len(pattern) else None
         dash = nxt is not None and nxt.get("ORTH") == "-" and nxt.get("OP") == "?"
         if dash:
@@ -117,7 +123,7 @@ def _compile(pattern: list[dict[str, Any]]
         follow = _words(nxt) if nxt is not None and not _optional(nxt) else None
         if follow is not None:
             adjacent.append((kinds, follow, dash))
-    return words, _Pattern(0, tuple(figures), tuple(adjacent), _leading(pattern))
+    return words, _Pattern(0, tuple(figures), tuple(adjacent), _leading(pattern), tuple(order))
 
 
 def _repeats(element: dict[str, Any]) -> int | None:
@@ -215,40 +221,42 @@ def _next_word_is(text: str, end: int, words: tuple[str, ...], dash: bool) -> bo
 def _word_then_figure(text: str, low: str, head: tuple[str, ...], between: frozenset[str],
                       room: int, starts: dict[int, str], kinds: frozenset[str]) -> bool:
     """Some word of `head` is followed, past blanks and at most `room` words of `between`,
-    by a figure of one of `kinds`, as far as the text can tell."""
+    by a figure of one of `kinds`, as far as the text can tell.
+
+    A token never holds a blank, so the token after a word starts at the next non-blank
+    character p, and a figure's token (grown to cover the figure) starts where the token
+    holding the figure's start began: the figure starts in the run of non-blank characters
+    at p. Every way of reading words of `between` is followed ("a" and "about" both start
+    "about ~9%"); a reading that stops inside a word leads to no token and finds nothing."""
     for word in head:
         at = low.find(word)
         while at >= 0:
             if _inside_a_word(low, at, at + len(word)):
                 at = low.find(word, at + 1)
                 continue  # "setup" holds no token "up"
-            p = at + len(word)
-            for _ in range(room + 1):
-                while p < len(text) and text[p].isspace():
-                    p += 1
-                kind = starts.get(p)
-                if kind is not None and kind in kinds:
-                    return True
-                if p > 0 and not text[p - 1].isspace() and any(
-                        k in kinds for k in starts.values()):
-                    return True  # glued to what follows ("up-to", "~9%"): cannot tell
-                if _glued_figure(text, p, starts, kinds):
-                    return True  # "latency~20%": the figure's token may start at p
-                nxt = next((w for w in between if low.startswith(w, p)), None)
-                if nxt is None:
+            frontier = {at + len(word)}
+            for step in range(room + 1):
+                following: set[int] = set()
+                for p in frontier:
+                    while p < len(text) and text[p].isspace():
+                        p += 1
+                    if _figure_in_run(text, p, starts, kinds):
+                        return True
+                    if step < room:
+                        following.update(p + len(w) for w in between if low.startswith(w, p))
+                frontier = following
+                if not frontier:
                     break
-                p += len(nxt)
             at = low.find(word, at + 1)
     return False
 
 
-def _glued_figure(text: str, p: int, starts: dict[int, str], kinds: frozenset[str]) -> bool:
-    """A figure of `kinds` starts later in the run of non-blank characters at p: spaCy may
-    make one token of the run, and the figure's span grows to cover it."""
+def _figure_in_run(text: str, p: int, starts: dict[int, str], kinds: frozenset[str]) -> bool:
+    """A figure of `kinds` starts in the run of non-blank characters at p."""
     end = p
     while end < len(text) and not text[end].isspace():
         end += 1
-    return any(p < s < end and k in kinds for s, k in starts.items())
+    return any(p <= s < end and k in kinds for s, k in starts.items())
 
 
 def _inside_a_word(low: str, start: int, end: int) -> bool:
@@ -261,7 +269,31 @@ def _inside_a_word(low: str, start: int, end: int) -> bool:
     return (start > 0 and low[start - 1].isalnum()) or (end < len(low) and low[end].isalnum())
 
 
-def _possible(p: _Pattern, text: str, quantities: Sequence[Quantity]) -> bool:
+def _in_order(order: Sequence[tuple[bool, tuple[str, ...] | frozenset[str]]], low: str,
+              quantities: Sequence[Quantity]) -> bool:
+    """The pattern's required words and figures can be found in the text in its order.
+
+    A match's tokens are in text order, each starts where the one before it ends or later,
+    a word token is its word's characters, and a figure's token covers the figure (figures
+    are merged into tokens spanning them, `prose_read.figures_of`). So each element starts
+    at or after the end of the one before. Taking, at each step, the occurrence that ends
+    first leaves the most room for the rest: if that fails, every choice does."""
+    bound = 0
+    for is_figure, items in order:
+        if is_figure:
+            q = next((q for q in quantities if q.start >= bound and q.kind in items), None)
+            if q is None:
+                return False
+            bound = q.end
+        else:
+            ends = [at + len(w) for w in items if (at := low.find(w, bound)) >= 0]
+            if not ends:
+                return False
+            bound = min(ends)
+    return True
+
+
+def _possible(p: _Pattern, text: str, low: str, quantities: Sequence[Quantity]) -> bool:
     if len(p.figures) > len(quantities) or not all(
             any(q.kind in kinds for q in quantities) for kinds in p.figures):
         return False
@@ -270,9 +302,10 @@ def _possible(p: _Pattern, text: str, quantities: Sequence[Quantity]) -> bool:
         for kinds, follow, dash in p.adjacent
     ):
         return False
+    if not _in_order(p.order, low, quantities):
+        return False
     if not p.leading:
         return True
-    low = text.lower()
     starts = {q.start: q.kind for q in quantities}
     return all(_word_then_figure(text, low, head, between, room, starts, kinds)
                for head, between, room, kinds in p.leading)
@@ -285,5 +318,6 @@ def could_match(text: str, quantities: Sequence[Quantity]) -> bool:
         return True  # lower-casing moved the offsets ("İ" is two characters): cannot tell
     rules = _indexed()
     met = rules.vocabulary.met(low)
-    return any(met & p.words == p.words and _possible(p, text, quantities)
+    ordered = sorted(quantities, key=lambda q: q.start)
+    return any(met & p.words == p.words and _possible(p, text, low, ordered)
                for p in rules.candidates(met))

@@ -577,6 +577,28 @@ def test_the_gate_never_turns_away_a_sentence_a_rule_matches(words):
         assert _reading_of(c) == prose_read.NOTHING, text
 
 
+@pytest.mark.parametrize("text,could", [
+    # a rule's words and figures must come in its order: "drop" before the percentage
+    # cannot be the drop a percentage names ("5% drop")
+    ("Count drops per cpu in tcp_output: it shows up at 2.8% in perf top.", False),
+    ("It shows up at 2.8% in perf top, a drop we can live with.", True),
+    # "by" must be followed by a percentage, not by another figure ("~3 µs")
+    ("Cut per-packet latency by ~3 µs in sch_fq; it shows up at 2.8% in perf top.", False),
+    # "a" and "about" both start "about": each reading is followed
+    ("Throughput is up by about 9% here.", True),
+    ("Throughput is up by about~9% here.", True),
+])
+def test_the_gate_reads_rules_in_their_order(text, could):
+    from analyze.numbers import find_quantities
+    from analyze.prose_gate import could_match
+    from analyze.sentences import Candidate, Paragraph
+
+    c = Candidate(text, 0, Paragraph(text, (0,), (0,)), tuple(find_quantities(text)))
+    assert could_match(c.text, c.quantities) is could
+    if not could:
+        assert _reading_of(c) == prose_read.NOTHING
+
+
 @pytest.mark.parametrize("text,stated,sign", [
     ("QPS is up ~9% with v3.", 9.0, 1),
     ("Tail latency is down 4%.", 4.0, -1),
