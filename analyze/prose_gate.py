@@ -13,6 +13,7 @@ the gate passes are read by spaCy as before, so the gate changes no result, only
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -219,7 +220,7 @@ def _next_word_is(text: str, end: int, words: tuple[str, ...], dash: bool) -> bo
 
 
 def _word_then_figure(text: str, low: str, head: tuple[str, ...], between: frozenset[str],
-                      room: int, starts: dict[int, str], kinds: frozenset[str]) -> bool:
+                      room: int, starts: dict[int, str | None], kinds: frozenset[str]) -> bool:
     """Some word of `head` is followed, past blanks and at most `room` words of `between`,
     by a figure of one of `kinds`, as far as the text can tell.
 
@@ -251,12 +252,13 @@ def _word_then_figure(text: str, low: str, head: tuple[str, ...], between: froze
     return False
 
 
-def _figure_in_run(text: str, p: int, starts: dict[int, str], kinds: frozenset[str]) -> bool:
+def _figure_in_run(text: str, p: int, starts: dict[int, str | None],
+                   kinds: frozenset[str]) -> bool:
     """A figure of `kinds` starts in the run of non-blank characters at p."""
     end = p
     while end < len(text) and not text[end].isspace():
         end += 1
-    return any(p <= s < end and k in kinds for s, k in starts.items())
+    return any(p <= s < end and _fits(k, kinds) for s, k in starts.items())
 
 
 def _inside_a_word(low: str, start: int, end: int) -> bool:
@@ -269,22 +271,33 @@ def _inside_a_word(low: str, start: int, end: int) -> bool:
     return (start > 0 and low[start - 1].isalnum()) or (end < len(low) and low[end].isalnum())
 
 
+# A figure as the checks below see it: where it starts and ends, and its kind; None for a
+# place where the lexer might find a figure of any kind (`could_match_text`).
+_Span = tuple[int, int, str | None]
+
+
+def _fits(kind: str | None, kinds: frozenset[str]) -> bool:
+    return kind is None or kind in kinds
+
+
 def _in_order(order: Sequence[tuple[bool, tuple[str, ...] | frozenset[str]]], low: str,
-              quantities: Sequence[Quantity]) -> bool:
+              spans: Sequence[_Span]) -> bool:
     """The pattern's required words and figures can be found in the text in its order.
 
     A match's tokens are in text order, each starts where the one before it ends or later,
     a word token is its word's characters, and a figure's token covers the figure (figures
     are merged into tokens spanning them, `prose_read.figures_of`). So each element starts
     at or after the end of the one before. Taking, at each step, the occurrence that ends
-    first leaves the most room for the rest: if that fails, every choice does."""
+    first leaves the most room for the rest: if that fails, every choice does. (`spans` are
+    sorted and do not overlap.)"""
     bound = 0
     for is_figure, items in order:
         if is_figure:
-            q = next((q for q in quantities if q.start >= bound and q.kind in items), None)
-            if q is None:
+            assert isinstance(items, frozenset)
+            span = next((f for f in spans if f[0] >= bound and _fits(f[2], items)), None)
+            if span is None:
                 return False
-            bound = q.end
+            bound = span[1]
         else:
             ends = [at + len(w) for w in items if (at := low.find(w, bound)) >= 0]
             if not ends:
@@ -293,20 +306,23 @@ def _in_order(order: Sequence[tuple[bool, tuple[str, ...] | frozenset[str]]], lo
     return True
 
 
-def _possible(p: _Pattern, text: str, low: str, quantities: Sequence[Quantity]) -> bool:
-    if len(p.figures) > len(quantities) or not all(
-            any(q.kind in kinds for q in quantities) for kinds in p.figures):
+def _possible(p: _Pattern, text: str, low: str, spans: Sequence[_Span],
+              ends_known: bool = True) -> bool:
+    if len(p.figures) > len(spans) or not all(
+            any(_fits(kind, kinds) for _, _, kind in spans) for kinds in p.figures):
         return False
-    if not all(
-        any(q.kind in kinds and _next_word_is(text, q.end, follow, dash) for q in quantities)
+    # (where a figure ends is known only once the sentence is lexed)
+    if ends_known and not all(
+        any(_fits(kind, kinds) and _next_word_is(text, end, follow, dash)
+            for _, end, kind in spans)
         for kinds, follow, dash in p.adjacent
     ):
         return False
-    if not _in_order(p.order, low, quantities):
+    if not _in_order(p.order, low, spans):
         return False
     if not p.leading:
         return True
-    starts = {q.start: q.kind for q in quantities}
+    starts = {start: kind for start, _, kind in spans}
     return all(_word_then_figure(text, low, head, between, room, starts, kinds)
                for head, between, room, kinds in p.leading)
 
@@ -318,6 +334,81 @@ def could_match(text: str, quantities: Sequence[Quantity]) -> bool:
         return True  # lower-casing moved the offsets ("İ" is two characters): cannot tell
     rules = _indexed()
     met = rules.vocabulary.met(low)
-    ordered = sorted(quantities, key=lambda q: q.start)
-    return any(met & p.words == p.words and _possible(p, text, low, ordered)
+    spans = sorted((q.start, q.end, q.kind) for q in quantities)
+    return any(met & p.words == p.words and _possible(p, text, low, spans)
                for p in rules.candidates(met))
+
+
+# --- before the sentence is lexed ----------------------------------------------------------
+
+# Where the lexer (numbers.py) can start a figure: at its first digit, or before it at a
+# sign, bracket, bound symbol, spread (`+/-  2%`), ratio `x` or leading `.` written within
+# a few characters of it, or at the words `twice` and `factor` ("by a factor of 32").
+_DIGIT_RUN = re.compile(r"[0-9]+")
+_BEFORE_A_FIGURE = frozenset("+-−±(~≈<>=≥≤xX×./")
+_REACH = 8  # `~ +/-  2%`: no figure's written start is further before its digits
+_WORD_STARTS = ("twice", "factor")
+
+
+def _figure_starts(text: str, low: str) -> list[int]:
+    starts: set[int] = set()
+    for m in _DIGIT_RUN.finditer(text):
+        digit = k = m.start()
+        starts.add(digit)
+        while k > 0 and digit - k < _REACH and (text[k - 1] in _BEFORE_A_FIGURE
+                                                 or text[k - 1].isspace()):
+            k -= 1
+            if text[k] in _BEFORE_A_FIGURE:
+                starts.add(k)
+    for word in _WORD_STARTS:
+        at = low.find(word)
+        while at >= 0:
+            starts.add(at)
+            at = low.find(word, at + 1)
+    return sorted(starts)
+
+
+# Answers kept by the sentence with each run of digits written `0`: the answer depends on
+# where runs of digits are, never on the digits, save for the rule words that hold one
+# (`v2`). Quoted replies and a bot's reports repeat sentences with new figures.
+_TEXT_ANSWERS: dict[tuple[str, tuple[str, ...]], bool] = {}
+_TEXT_ANSWERS_SIZE = 20_000
+
+
+def could_match_text(text: str) -> bool:
+    """False only when no rule can match the sentence `text` whatever figures the lexer
+    finds in it: asked before lexing, so a sentence no rule can read costs no lexing.
+
+    Each figure is taken to be of any kind and as short as can be, at every place one can
+    start (`_figure_starts`); where a figure ends is not known, so the words right after a
+    figure are not asked. Every test then errs towards "could" as `could_match` does with
+    the lexed figures (tests/test_prose.py checks the two against each other)."""
+    low = text.lower()
+    key = (_DIGIT_RUN.sub("0", text),
+           tuple(w for w in _digit_words() if w in low))
+    found = _TEXT_ANSWERS.get(key)
+    if found is None:
+        if len(_TEXT_ANSWERS) >= _TEXT_ANSWERS_SIZE:
+            _TEXT_ANSWERS.clear()
+        found = _TEXT_ANSWERS[key] = _could_match_text(text)
+    return found
+
+
+@cache
+def _digit_words() -> tuple[str, ...]:
+    vocabulary = _indexed().vocabulary
+    return tuple(sorted(w for ws in vocabulary.sets for w in ws if any(c.isdigit() for c in w)))
+
+
+def _could_match_text(text: str) -> bool:
+    low = text.lower()
+    if len(low) != len(text):
+        return True
+    rules = _indexed()
+    met = rules.vocabulary.met(low)
+    found = rules.candidates(met)
+    if not any(met & p.words == p.words for p in found):
+        return False
+    spans: list[_Span] = [(start, start + 1, None) for start in _figure_starts(text, low)]
+    return any(met & p.words == p.words and _possible(p, text, low, spans, ends_known=False)
+               for p in found)

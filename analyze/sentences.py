@@ -2,8 +2,10 @@
 
 Wrapped lines are joined into paragraphs (blank lines, list items, table rows, commands,
 trailers and indented output break them), paragraphs are cut into sentences, and only a
-sentence holding a figure (`find_quantities`) and a word of change or comparison is kept. This
-is plain regex work: spaCy is loaded by prose.py only when a candidate exists.
+sentence holding a figure (`find_quantities`) and a word of change or comparison, and that
+some rule could read whatever figures it holds (`prose_gate.could_match_text`, asked before
+the sentence is lexed), is kept. This is plain regex work: spaCy is loaded by prose.py only
+when a candidate exists.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 
 from .first_chars import compile_words
 from .numbers import find_quantities
+from .prose_gate import could_match_text
 from .quantity import Quantity
 
 # A claim sentence is short; a longer "sentence" is a run of lines with no full stop (command
@@ -162,8 +165,8 @@ def candidates(lines: Sequence[str]) -> list[Candidate]:
             before, previous = previous, (text if len(text) <= MAX_SENTENCE else "")
             if not text or len(text) > MAX_SENTENCE or text.endswith("?"):
                 continue
-            if not _has_figure(text) or not _has_cue(text):
-                continue
+            if not _has_figure(text) or not _has_cue(text) or not could_match_text(text):
+                continue  # (the gate first: a sentence no rule can read is never lexed)
             quantities = tuple(find_quantities(text))
             if not quantities and not _WORD_RATIO.search(text):
                 continue
