@@ -59,8 +59,9 @@ def _content_end(message: Message) -> int:
     body = message.body
     end = min(i for i in (body.signature_start, body.footer_start, len(body.lines)) if i is not None)
     if message.patch is not None and not message.patch.quoted:
-        for i, (line, depth) in enumerate(zip(body.lines[:end], body.depths[:end], strict=True)):
-            if not depth and (line == "---" or line.startswith("diff --git ")):
+        lines, depths = body.lines, body.depths
+        for i in range(end):  # (by index: slices of a long patch's lines would be copies)
+            if not depths[i] and (lines[i] == "---" or lines[i].startswith("diff --git ")):
                 return i
     return end
 
@@ -92,7 +93,9 @@ def _not_content(line: str) -> bool:
 
 
 def _content(lines: Sequence[str]) -> tuple[str, ...]:
-    return tuple("" if _not_content(x) else x for x in lines)
+    # (`_not_content`'s first test inline: most lines have none of its three marks)
+    return tuple("" if (":" in x or "|" in x or "changed" in x) and _not_content(x) else x
+                 for x in lines)
 
 
 def _has_figure(lines: Sequence[str]) -> bool:

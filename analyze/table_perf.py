@@ -61,7 +61,15 @@ def _role(lines: Sequence[str], start: int, floor: int) -> str | None:
     return None
 
 
+# `_LINE` anywhere in a block's text, one line per `^`...`$`: a block with neither a header
+# nor such a line holds no counters, and its lines need no look one by one.
+_LINE_IN_TEXT = re.compile(_LINE.pattern, re.M)
+
+
 def _blocks(lines: Sequence[str]) -> list[_PerfBlock]:
+    text = "\n".join(lines)
+    if _HEADER.search(text) is None and _LINE_IN_TEXT.search(text) is None:
+        return []
     blocks: list[_PerfBlock] = []
     i, n, floor = 0, len(lines), 0
     while i < n:

@@ -56,6 +56,22 @@ _SIDE = compile_words(f"(?:{_BASELINE_WORDS})|(?:{_PATCHED_WORDS})", re.I)
 def role_of(text: str) -> str | None:
     """What a header cell or a caption says its figures are: baseline, patched, stated
     (a change column), noise (stddev), or None."""
+    if len(text) <= _MAX_KEPT_ROLE:
+        return _kept_role(text)
+    return _role(text)
+
+
+_MAX_KEPT_ROLE = 200
+
+
+@lru_cache(maxsize=8192)
+def _kept_role(text: str) -> str | None:
+    # A table's header cells come back in every reply that quotes it, and each row label
+    # and caption is asked by the table, list and side-row readers alike.
+    return _role(text)
+
+
+def _role(text: str) -> str | None:
     if not _ANY_ROLE.search(text):
         return None
     if _NOISE.search(text):
