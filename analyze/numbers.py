@@ -526,6 +526,12 @@ class _Scanner:
         tail = window.rstrip()[-1:]
         if tail == "" or not (tail.isalpha() or tail in "~≈<>=≥≤."):
             return self._build(start, end, value, unit_text or unit, kind, None, sign, high)
+        if tail.isalpha():
+            # After a word no symbol can stand, and a factor or a bound is said only by
+            # a few last words ("from 5 Mpps" is most figures in prose): one test for all.
+            word = _last_word(window.rstrip())
+            if word.isascii() and word not in _WORD_ENDINGS:
+                return self._build(start, end, value, unit_text or unit, kind, None, sign, high)
         symbol = _SYMBOL_BEFORE.search(window) if _may_end_in_symbol(window) else None
         if symbol is not None:
             bound = _symbol_bound(symbol.group(1))
@@ -660,6 +666,7 @@ _BOUND_ENDINGS = frozenset({
     "above", "least", "of", "to", "most", "under", "below", "beyond",
 })
 _SYMBOL_ENDINGS = "~≈=<>≥≤"
+_WORD_ENDINGS = _BOUND_ENDINGS | {"factor", "of"}  # what `_may_end_in_factor` looks for too
 
 
 def _last_word(text: str) -> str:
