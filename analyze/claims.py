@@ -92,10 +92,12 @@ def _not_content(line: str) -> bool:
     return _NOT_CONTENT.match(line) is not None
 
 
-def _content(lines: Sequence[str]) -> tuple[str, ...]:
+def _content(lines: Sequence[str]) -> tuple[tuple[str, ...], bool]:
+    """The lines with those that are no content blanked, and whether any was."""
     # (`_not_content`'s first test inline: most lines have none of its three marks)
-    return tuple("" if (":" in x or "|" in x or "changed" in x) and _not_content(x) else x
-                 for x in lines)
+    content = tuple("" if (":" in x or "|" in x or "changed" in x) and _not_content(x) else x
+                    for x in lines)
+    return content, content != tuple(lines)
 
 
 def _has_figure(lines: Sequence[str]) -> bool:
@@ -121,8 +123,8 @@ def _blocks(message: Message) -> Iterator[_Block]:
         lines = [strip_quote(x, depth) for x in raw] if depth else raw
         if depth and _is_quoted_hunk(lines):
             continue
-        content = _content(lines)
-        if _has_figure(content):
+        content, blanked = _content(lines)
+        if not blanked or _has_figure(content):  # (unchanged lines hold the figure seen)
             yield _Block(depth, first, content)
 
 
