@@ -158,6 +158,8 @@ def candidates(lines: Sequence[str]) -> list[Candidate]:
     question is skipped (it asks for figures, it does not claim them)."""
     out: list[Candidate] = []
     for para in _paragraphs(lines):
+        if not _has_figure(para.text):
+            continue  # no sentence of it can be kept (and each is only ever the next's context)
         previous = ""
         for start, end in _sentences(para.text):
             raw = para.text[start:end]
