@@ -148,6 +148,8 @@ def _header(line: str) -> _Header | None:
     pipe = "|" in line and not _is_diffstat(line)
     if pipe:
         cells = _pipe_cells(line)
+    elif "\t" not in line and "  " not in line and len(line.split()) > 6:
+        return None  # words one space apart are one aligned cell, and too many for a header
     else:
         cells = _spans(_ALIGNED_CELL, line)
         if len(cells) < 2 and len(_WORD.findall(line)) <= 6:
@@ -349,8 +351,9 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
     # do word labels on rows whose figures have different units (Gbps, %, MB).
     measures = [measure_label(t) for t in labels]
     b0 = header.pairs[0][0]
-    row_units = {q.canonical_unit for (_, cols, _), qs in zip(per_row, row_quantities, strict=True)
-                 if (q := figure(_in_cell(qs, cols[b0]))) is not None}
+    first_bases = [figure(_in_cell(qs, cols[b0]))
+                   for (_, cols, _), qs in zip(per_row, row_quantities, strict=True)]
+    row_units = {q.canonical_unit for q in first_bases if q is not None}
     worded = [t for t in labels if t]
     by_measure = bool(worded) and not any(_DIGIT.match(t) for t in worded) and (
         len(row_units) > 1 or all(m is not None for m, t in zip(measures, labels, strict=True) if t))
@@ -372,10 +375,10 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
         header_unit = (unit_in_text(texts[b]) or unit_in_text(texts[p])
                        or unit_in_text(" ".join(extra)) or unit_in_text(caption)
                        or unit_in_text(note))
-        for (r, cols, _), qs, label, measure in zip(per_row, row_quantities, labels, measures,
-                                                   strict=True):
+        for (r, cols, _), qs, label, measure, first_base in zip(
+                per_row, row_quantities, labels, measures, first_bases, strict=True):
             line = lines[r]
-            bq = figure(_in_cell(qs, cols[b]))
+            bq = first_base if b == b0 else figure(_in_cell(qs, cols[b]))
             pqs = _in_cell(qs, cols[p])
             pq = figure(pqs)
             if bq is None or pq is None:
