@@ -375,6 +375,8 @@ def extract_claims(message: Message) -> tuple[Claim, ...]:
             if result.line not in used:
                 found.append((_lone_claim(message, block, result), None))
                 used.add(result.line)
+    if not found:
+        return ()
     changes = _Changes(figures)
     return merge_claims(c for c, tolerance in found
                         if tolerance is None or not changes.restates(c, tolerance))

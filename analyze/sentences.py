@@ -69,36 +69,34 @@ def _paragraphs(lines: Sequence[str]) -> list[Paragraph]:
     starts: list[int] = []
     indexes: list[int] = []
     size = 0
-
-    def flush() -> None:
-        nonlocal size
-        if not parts:
-            return
-        out.append(Paragraph(" ".join(parts), tuple(starts), tuple(indexes)))
-        parts.clear()
-        starts.clear()
-        indexes.clear()
-        size = 0
-
     for i, raw in enumerate(lines):
         line = raw.strip()
         # (each pattern is tried only when the literal it needs is there: a command starts
-        # with one of `$#[d@-+`, a trailer holds `-by: `, a table row a pipe, tab or gap)
+        # with one of `$#[d@-+`, a trailer holds `-by: `, a table row a pipe, tab or gap, a
+        # list item a bullet, a digit, `(`, or a small letter before `.` or `)`)
         if not line or line.startswith(">") or (line[0] in "$#[d@-+" and _COMMAND.match(raw)) \
                 or ("-by: " in line and _TRAILER.match(line)) \
                 or (("|" in line or "\t" in line or "   " in line) and _TABLE_LIKE.search(line)):
-            flush()
+            if parts:
+                out.append(Paragraph(" ".join(parts), tuple(starts), tuple(indexes)))
+                parts, starts, indexes, size = [], [], [], 0
             continue
         indented = raw.startswith(("    ", "\t")) and _INDENTED.match(raw) is not None
-        if indented or _LIST_ITEM.match(raw):
-            flush()
+        first = line[0]
+        if parts and (indented or (
+                (first in "-*+•(" or first.isdigit() or (first.islower() and line[1:2] in ".)"))
+                and _LIST_ITEM.match(raw) is not None)):
+            out.append(Paragraph(" ".join(parts), tuple(starts), tuple(indexes)))
+            parts, starts, indexes, size = [], [], [], 0
         parts.append(line)
         starts.append(size)
         indexes.append(i)
         size += len(line) + 1
         if indented:  # indented output: one line is one paragraph
-            flush()
-    flush()
+            out.append(Paragraph(" ".join(parts), tuple(starts), tuple(indexes)))
+            parts, starts, indexes, size = [], [], [], 0
+    if parts:
+        out.append(Paragraph(" ".join(parts), tuple(starts), tuple(indexes)))
     return out
 
 
