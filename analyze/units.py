@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .first_chars import compile_words
 
@@ -262,7 +262,22 @@ def metric_of(canonical_unit: str | None, context: str = "") -> str:
     """
     if canonical_unit in _BY_CANONICAL:
         return _BY_CANONICAL[canonical_unit]
-    context = context[:2000]
+    if len(context) <= _MAX_KEPT_CONTEXT:
+        return _kept_metric(canonical_unit, context)
+    return _metric(canonical_unit, context[:2000])
+
+
+# The rows of a table, the items of a list and the claims of a thread share their context
+# (caption and header words): what it names is read once.
+_MAX_KEPT_CONTEXT = 400
+
+
+@lru_cache(maxsize=4096)
+def _kept_metric(canonical_unit: str | None, context: str) -> str:
+    return _metric(canonical_unit, context)
+
+
+def _metric(canonical_unit: str | None, context: str) -> str:
     if canonical_unit == "s":
         return "cpu" if _CPU_TIME.search(context) else "latency"
     if canonical_unit == "%":
