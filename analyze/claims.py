@@ -57,7 +57,11 @@ def _content_end(message: Message) -> int:
     """Where the prose of a mail ends: its signature or list footer, and for a patch the
     `---` line before the diffstat and diff (numbers there are code, not results)."""
     body = message.body
-    end = min(i for i in (body.signature_start, body.footer_start, len(body.lines)) if i is not None)
+    end = len(body.lines)
+    if body.signature_start is not None:
+        end = min(end, body.signature_start)
+    if body.footer_start is not None:
+        end = min(end, body.footer_start)
     if message.patch is not None and not message.patch.quoted:
         lines, depths = body.lines, body.depths
         for i in range(end):  # (by index: slices of a long patch's lines would be copies)
@@ -89,6 +93,10 @@ def _not_content(line: str) -> bool:
     if len(text) <= 300 and text.endswith((" wrote:", " writes:")) and (
             text.startswith(_ATTRIBUTION_START) or "@" in text or len(text.split()) <= 4):
         return True
+    # each form of `_NOT_CONTENT` needs one of these; a line of prose with a colon has none
+    if not ("@" in line or "://" in line or "Fixes: " in line or "|" in line
+            or "changed" in line or text.endswith("):")):
+        return False
     return _NOT_CONTENT.match(line) is not None
 
 

@@ -168,3 +168,38 @@ def test_stated_changes_listed_per_test():
 ])
 def test_lines_that_state_no_change_per_test(line):
     assert [c for c in _claims(line + "\n") if c.source == "list"] == []
+
+
+_FRAGMENTS = ["Reviewed-by: ", "Cc: ", "Jane Doe ", "<jane@example.org>", "Link: ", "https://",
+              "lore.kernel.org/x", "Fixes: ", "1234abcd5678", " net/core/dev.c ", "| ", "12 ",
+              "+++--", "3 files changed", ", 10 insertions(+)", "Jane Doe (3):", "):", " (",
+              "On Thu, 2 Jul 2015, Eric wrote:", " wrote:", ": ", "before: 5 Mpps", "\t", " ",
+              "x", "("]
+
+
+def _not_content_by_the_pattern_alone(line: str) -> bool:
+    from analyze import claims
+
+    if ":" not in line and "|" not in line and "changed" not in line:
+        return False
+    text = line.strip()
+    if len(text) <= 300 and text.endswith((" wrote:", " writes:")) and (
+            text.startswith(claims._ATTRIBUTION_START) or "@" in text or len(text.split()) <= 4):
+        return True
+    return claims._NOT_CONTENT.match(line) is not None
+
+
+def test_lines_that_are_no_content_are_told_without_the_pattern_when_they_can_be():
+    """The literal tests in front of `_NOT_CONTENT` never change what it says of a line."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from analyze.claims import _not_content
+
+    @settings(max_examples=2000, deadline=None)
+    @given(st.lists(st.sampled_from(_FRAGMENTS), max_size=8))
+    def check(parts):
+        line = "".join(parts)
+        assert _not_content(line) == _not_content_by_the_pattern_alone(line), line
+
+    check()
