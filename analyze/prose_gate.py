@@ -346,7 +346,9 @@ def could_match(text: str, quantities: Sequence[Quantity]) -> bool:
 # a few characters of it, or at the words `twice` and `factor` ("by a factor of 32").
 _DIGIT_RUN = re.compile(r"[0-9]+")
 _BEFORE_A_FIGURE = frozenset("+-−±(~≈<>=≥≤xX×./")
-_REACH = 8  # `~ +/-  2%`: no figure's written start is further before its digits
+# How far before its digits a figure's written start can be: a spread (`+/-` and three
+# blanks, numbers.py `_SPREAD_BEFORE`) and then a bound symbol (`~=` and a blank) is 9.
+_REACH = 10
 _WORD_STARTS = ("twice", "factor")
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from analyze import prose, prose_read
@@ -575,6 +575,32 @@ def test_the_gate_never_turns_away_a_sentence_a_rule_matches(words):
     c = Candidate(text, 0, Paragraph(text, (0,), (0,)), tuple(find_quantities(text)))
     if not could_match(c.text, c.quantities):
         assert _reading_of(c) == prose_read.NOTHING, text
+
+
+_START_PARTS = ["~", "~=", "≈", ">=", "<=", "≥", "≤", ">", "<", "+", "-", "−", "±", "+-",
+                "+/-", "(", ")", " ", "   ", "\t", "x", "X", "×", ".", "5", "12", "3.5", "1,234",
+                "%", " Mpps", "twice", "factor of ", "about ", "up ", "by "]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_START_PARTS), max_size=12))
+@example(["up ", "~=", " ", "+/-", "   ", "5", "%"])  # the furthest: 9 before the digits
+@example(["by ", "≈", " ", "±", " ", "3.5", "%"])
+@example(["x", "5"])
+@example([".", "5", " Mpps"])
+@example(["factor of ", "12"])
+@example(["-", " ", "3.5", "%"])
+@example(["+", "(", "3.5", "%", ")"])
+def test_every_figure_starts_where_the_gate_before_lexing_looks(parts):
+    """Each figure the lexer finds starts at a place `_figure_starts` names (signs, brackets,
+    spreads and bound symbols before the digits, `x2`, `.5`, `twice`, `factor of`)."""
+    from analyze.numbers import find_quantities
+    from analyze.prose_gate import _figure_starts
+
+    text = "".join(parts)
+    starts = set(_figure_starts(text, text.lower()))
+    for q in find_quantities(text):
+        assert q.start in starts, (text, q)
 
 
 def _figure_and_cue_sentences(lines):
