@@ -262,13 +262,17 @@ def _figure_in_run(text: str, p: int, starts: dict[int, str | None],
 
 
 def _inside_a_word(low: str, start: int, end: int) -> bool:
-    """The span has a letter or digit glued on either side, so it is no token of its own.
+    """The span is a word with a letter or digit glued to it, so it is no token of its own.
 
-    spaCy does split some words between letters ("wasnt" is "was" "nt", "thats" is "that"
+    Only a letter or digit glued to a letter or digit counts: spaCy splits punctuation off
+    what it touches ("improvement: 5%" is "improvement", ":", "5", "%"; "=5%" is "=", ...).
+    It does split some words between letters too ("wasnt" is "was" "nt", "thats" is "that"
     "s"), but the second piece is never a word a rule allows between its word and a figure,
     so no leading constraint can hold through such a split. tests/test_prose.py checks this
     against spaCy's own tokenizer exceptions, so a new rule that breaks it is caught."""
-    return (start > 0 and low[start - 1].isalnum()) or (end < len(low) and low[end].isalnum())
+    word = low[start:end]
+    return (start > 0 and word[:1].isalnum() and low[start - 1].isalnum()) or (
+        end < len(low) and word[-1:].isalnum() and low[end].isalnum())
 
 
 # A figure as the checks below see it: where it starts and ends, and its kind; None for a
@@ -346,9 +350,11 @@ def could_match(text: str, quantities: Sequence[Quantity]) -> bool:
 # a few characters of it, or at the words `twice` and `factor` ("by a factor of 32").
 _DIGIT_RUN = re.compile(r"[0-9]+")
 _BEFORE_A_FIGURE = frozenset("+-−±(~≈<>=≥≤xX×./")
-# How far before its digits a figure's written start can be: a spread (`+/-` and three
-# blanks, numbers.py `_SPREAD_BEFORE`) and then a bound symbol (`~=` and a blank) is 9.
-_REACH = 10
+# How far before its digits a figure's written start can be: a bound symbol and a blank
+# (`>= `, numbers.py `_SYMBOL_BEFORE`, whose `$` may also stand before a line end), a
+# spread (`+/-` and three blanks, `_SPREAD_BEFORE`) and a `.` or `x` (`_figure_at`) make
+# 11; every character passed on the way may be the start (a blank too, by that `$`).
+_REACH = 12
 _WORD_STARTS = ("twice", "factor")
 
 
@@ -360,8 +366,7 @@ def _figure_starts(text: str, low: str) -> list[int]:
         while k > 0 and digit - k < _REACH and (text[k - 1] in _BEFORE_A_FIGURE
                                                  or text[k - 1].isspace()):
             k -= 1
-            if text[k] in _BEFORE_A_FIGURE:
-                starts.add(k)
+            starts.add(k)
     for word in _WORD_STARTS:
         at = low.find(word)
         while at >= 0:
@@ -371,9 +376,10 @@ def _figure_starts(text: str, low: str) -> list[int]:
 
 
 # Answers kept by the sentence with each run of digits written `0`: the answer depends on
-# where runs of digits are, never on the digits, save for the rule words that hold one
-# (`v2`). Quoted replies and a bot's reports repeat sentences with new figures.
-_TEXT_ANSWERS: dict[tuple[str, tuple[str, ...]], bool] = {}
+# where runs of digits are, never on the digits, save in the rule words that hold one
+# (`v2`): a sentence with one of those is not kept. Quoted replies and a bot's reports
+# repeat sentences with new figures.
+_TEXT_ANSWERS: dict[str, bool] = {}
 _TEXT_ANSWERS_SIZE = 20_000
 
 
@@ -386,8 +392,9 @@ def could_match_text(text: str) -> bool:
     figure are not asked. Every test then errs towards "could" as `could_match` does with
     the lexed figures (tests/test_prose.py checks the two against each other)."""
     low = text.lower()
-    key = (_DIGIT_RUN.sub("0", text),
-           tuple(w for w in _digit_words() if w in low))
+    if any(w in low for w in _digit_words()):
+        return _could_match_text(text)  # where such a word stands matters: not kept
+    key = _DIGIT_RUN.sub("0", text)
     found = _TEXT_ANSWERS.get(key)
     if found is None:
         if len(_TEXT_ANSWERS) >= _TEXT_ANSWERS_SIZE:

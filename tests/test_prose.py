@@ -584,7 +584,10 @@ _START_PARTS = ["~", "~=", "≈", ">=", "<=", "≥", "≤", ">", "<", "+", "-", 
 
 @settings(max_examples=1000, deadline=None)
 @given(st.lists(st.sampled_from(_START_PARTS), max_size=12))
-@example(["up ", "~=", " ", "+/-", "   ", "5", "%"])  # the furthest: 9 before the digits
+@example(["up ", "~=", " ", "+/-", "   ", "5", "%"])
+@example(["up ", ">=", " ", "+/-", "   ", ".", "5", "%"])  # the furthest: 10 before the digits
+@example(["up ", ">=", " ", "+/-", "   ", "x", "5"])
+@example(["up ", "~", "\n", "5", "%"])  # `$` before a line end: the start is the line end
 @example(["by ", "≈", " ", "±", " ", "3.5", "%"])
 @example(["x", "5"])
 @example([".", "5", " Mpps"])
@@ -656,6 +659,34 @@ def test_the_gate_before_lexing_never_turns_away_what_the_lexed_one_lets_through
                 min_size=2, max_size=14), st.sampled_from([" ", "", "  "]))
 def test_the_gate_before_lexing_never_turns_away_a_sentence_a_rule_matches(words, glue):
     _gate_before_and_after_lexing_agree(glue.join(words) + ".")
+
+
+@pytest.mark.parametrize("text", [
+    "The improvement: 5% on my box.",
+    "Regression: 3% on the big box.",
+    "The speedup: 2x.",
+    "Savings: ~10% of cycles.",
+    "Throughput improvement: 12% on the big box, see below.",
+    "The gain: +5%.",
+    "Throughput (improvement: 5%)",
+    "The improvement =5% here.",
+    "Speedup =2x on my box.",
+])
+def test_a_colon_or_equals_glued_to_its_word_still_heads_a_figure(text):
+    """spaCy splits `:` and `=` off the word they touch: the gate must not take them for
+    part of a word (a review found these turned away)."""
+    assert _gate_before_and_after_lexing_agree(text)
+    assert find_prose_changes([text]), text
+
+
+def test_the_kept_answer_of_a_sentence_with_a_digit_word_is_its_own():
+    """`v2` is a rule word: where it stands matters, so such a sentence's answer is not
+    kept for another with the same digit runs (found in review)."""
+    from analyze.prose_gate import could_match_text
+
+    assert not could_match_text("With v5 we now get 5 Mpps on v2.")
+    assert could_match_text("With v2 we now get 5 Mpps on v5.")
+    assert find_prose_results(["With v2 we now get 5 Mpps on v5."])
 
 
 @pytest.mark.parametrize("text,could", [
