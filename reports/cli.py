@@ -8,6 +8,7 @@ into one-line messages: anything else is a bug and surfaces as one.
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import shutil
@@ -325,5 +326,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code if isinstance(code, int) else EXIT_OK
 
 
+def run() -> None:
+    """The `patchperf` command as installed: main(), then the process exits.
+
+    What is still alive (spaCy's pipeline and modules, the claim readers' caches) is freed
+    by reference counting as the interpreter shuts down; the collector's passes over it at
+    shutdown would find nothing that matters (every store and file is closed by its command)
+    and cost 0.3 s after ingesting 20,000 messages with claims. Frozen, they are skipped.
+    Tests call main() and keep their collector as it was."""
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -1,0 +1,54 @@
+"""The installed `patchperf` command (reports.cli:run) as a real process: the exit codes of
+main(), everything written reaches the store and the terminal although the collector's
+last passes are skipped at exit."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+COMMAND = Path(sys.executable).with_name("patchperf")
+
+MAIL = (
+    b"From: Ana Lopes <ana@example.org>\n"
+    b"Subject: [PATCH net] tcp: batch the refill\n"
+    b"Date: Mon, 02 Sep 2024 10:00:00 +0000\n"
+    b"Message-ID: <entry-1@example.org>\n"
+    b"\n"
+    b"With the patch the box went from 5.1 Mpps to 7.3 Mpps with 8 RX queues.\n"
+)
+
+
+@pytest.fixture
+def command() -> Path:
+    if not COMMAND.exists():
+        pytest.skip(f"{COMMAND} is not installed (make test installs it)")
+    return COMMAND
+
+
+def test_run_stores_everything_and_exits_with_mains_code(command: Path, tmp_path: Path) -> None:
+    mail = tmp_path / "one.eml"
+    mail.write_bytes(MAIL)
+    db = tmp_path / "store.db"
+    done = subprocess.run([command, "ingest", mail, "--db", db], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "1 new" in done.stdout + done.stderr
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM claims").fetchone() == (1,)
+
+    shown = subprocess.run([command, "claims", "--db", db, "--format", "json"],
+                           capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    assert '"baseline": 5.1' in shown.stdout and shown.stdout.rstrip().endswith(("}", "]"))
+
+
+def test_run_exit_code_for_unusable_input(command: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.eml"
+    bad.write_bytes(b"not a mail at all\n")
+    done = subprocess.run([command, "analyze", bad], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert str(bad) in done.stderr and "Traceback" not in done.stderr
