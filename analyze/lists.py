@@ -566,7 +566,14 @@ def find_list_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> li
     for i, line in enumerate(lines):
         if i in used:
             continue
-        m = _one_line(line, i) or _arrow(line, i, caption if i - anchor <= 2 else "")
+        # (the first tests of `_one_line` and `_arrow`, inline: most lines have no `:`, `=`,
+        # `>` or arrow, and two calls a line cost more than the rest of the loop)
+        m = None
+        if (":" in line or "=" in line) and len(line) <= _MAX_LINE:
+            m = _one_line(line, i)
+        if m is None and (">" in line or "→" in line or "⇒" in line or "⟶" in line) \
+                and len(line) <= _MAX_LINE:
+            m = _arrow(line, i, caption if i - anchor <= 2 else "")
         if m is not None:
             out.append(m)
             used.add(i)

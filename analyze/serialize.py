@@ -7,6 +7,7 @@ stored message.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from typing import Any
 
@@ -275,7 +276,7 @@ def claim_to_dict(claim: Claim) -> dict[str, Any]:
 
 def _round(value: float | None) -> float | None:
     # JSON has no inf/nan; keep 6 decimals, more than any mail writes
-    if value is None or value != value or value in (float("inf"), float("-inf")):
+    if value is None or not math.isfinite(value):
         return None
     return round(value, 6)
 

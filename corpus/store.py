@@ -649,16 +649,22 @@ def _utc_text(when: datetime | None) -> str | None:
     return when.replace(microsecond=0).isoformat()
 
 
+# One encoder each, made once: json.dumps with options builds a new one per call, which is
+# a fifth of the time of encoding a claim's document.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
+_SORTED = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str).encode
+
+
 def _compact_json(doc: Mapping[str, Any]) -> str:
     """A claim's document as stored: built in one fixed key order (serialize.claim_to_dict)
     and read back as JSON, so neither sorted nor spaced; a store holds tens of thousands."""
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"), default=str)
+    return _COMPACT(doc)
 
 
 def _json(doc: Mapping[str, Any] | str) -> str:
     if isinstance(doc, str):
         return doc
-    return json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str)
+    return _SORTED(doc)
 
 
 def _chunks(values: list[Any]) -> Iterator[list[Any]]:
