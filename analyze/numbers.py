@@ -115,7 +115,7 @@ _RANGE_VERBS = compile_words(
     re.I,
 )
 
-def find_quantities(line: str, max_figures: int = MAX_FIGURES) -> list[Quantity]:
+def find_quantities(line: object, max_figures: int = MAX_FIGURES) -> list[Quantity]:
     """Every figure in `line`, in order and never overlapping (see the module's rules).
 
     At most `max_figures` are returned (the first ones). Never raises: any string gives a

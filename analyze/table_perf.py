@@ -106,11 +106,15 @@ def find_perf_stat_measurements(lines: Sequence[str]) -> list[Measurement]:
     k = 0
     while k + 1 < len(blocks):
         first, second = blocks[k], blocks[k + 1]
-        roles = (first.role, second.role)
-        if roles not in ((BASELINE, PATCHED), (PATCHED, BASELINE)):
+        # (two plain tests: mypyc compiles `roles not in ((a, b), (b, a))` into C that
+        # reads an unset variable)
+        if first.role == BASELINE and second.role == PATCHED:
+            base, patched = first, second
+        elif first.role == PATCHED and second.role == BASELINE:
+            base, patched = second, first
+        else:
             k += 1
             continue
-        base, patched = (first, second) if roles[0] == BASELINE else (second, first)
         for event, (bi, unit_word) in base.events.items():
             if event not in patched.events:
                 continue
