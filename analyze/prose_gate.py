@@ -190,15 +190,21 @@ def _indexed() -> _Rules:
                   tuple(p for p in patterns if not p.words))
 
 
+class _Collect:
+    """Takes the rules' patterns as spaCy's Matcher would (`add_rules` adds them to it)."""
+
+    def __init__(self) -> None:
+        self.compiled: list[tuple[list[tuple[str, ...]], _Pattern]] = []
+
+    def add(self, _label: str, patterns: list[list[dict[str, Any]]]) -> None:
+        self.compiled.extend(_compile(p) for p in patterns)
+
+
 @cache
 def _rules() -> tuple[_Vocabulary, tuple[_Pattern, ...]]:
-    compiled: list[tuple[list[tuple[str, ...]], _Pattern]] = []
-
-    class _Collect:
-        def add(self, _label: str, patterns: list[list[dict[str, Any]]]) -> None:
-            compiled.extend(_compile(p) for p in patterns)
-
-    add_rules(_Collect())
+    collect = _Collect()
+    add_rules(collect)
+    compiled = collect.compiled
     vocabulary = _Vocabulary([ws for sets, _ in compiled for ws in sets])
     patterns = tuple(replace(p, words=sum({vocabulary.key(ws) for ws in sets}))
                      for sets, p in compiled)
