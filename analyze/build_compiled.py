@@ -5,6 +5,7 @@ the build matches the sources and is used)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -15,31 +16,42 @@ from .compiled import MANIFEST, MODULES, SOURCE, abi, build_dir, source_hashes
 
 
 def build(target: Path | None = None, source: Path = SOURCE) -> Path:
-    """Compile MODULES with mypyc into `target` and write its manifest. The whole package
-    is copied to a scratch directory first (mypyc type-checks the modules against the ones
-    they import, and writes its extensions beside the sources)."""
+    """Compile MODULES with mypyc into `target`, with its manifest.
+
+    The package is copied to a scratch directory (mypyc type-checks the modules against the
+    ones they import, and writes its extensions beside the sources) and the manifest holds
+    the hashes of that copy: a source edited during the build leaves the build stale, not
+    wrong. The new build is made beside `target` and swapped in whole, so a process that
+    looks meanwhile finds the old build, or none, never half of one."""
     target = target if target is not None else build_dir()
-    hashes = source_hashes(source)
     with tempfile.TemporaryDirectory(prefix="patchperf-mypyc-") as tmp:
         work = Path(tmp)
         shutil.copytree(source, work / "analyze", ignore=shutil.ignore_patterns(
             "__pycache__", "*.so", "*.pyd"))
+        hashes = source_hashes(work / "analyze")
         # Checked the way `make lint` checks them, without the project's file list
         (work / "mypy.ini").write_text("[mypy]\nignore_missing_imports = True\n")
         subprocess.run(
             [sys.executable, "-m", "mypyc", *(f"analyze/{m}.py" for m in MODULES)],
             cwd=work, check=True, capture_output=True, text=True,
         )
-        if target.exists():
-            shutil.rmtree(target)
-        (target / "analyze").mkdir(parents=True)
         suffix = abi()
+        runtimes = [p.name[:-len(suffix)] for p in work.glob(f"*__mypyc{suffix}")]
+        if len(runtimes) != 1:
+            raise OSError(f"mypyc left {len(runtimes)} runtime modules, expected one")
+        fresh = target.with_name(f"{target.name}.new-{os.getpid()}")
+        shutil.rmtree(fresh, ignore_errors=True)
+        (fresh / "analyze").mkdir(parents=True)
         for module in MODULES:
-            shutil.copy2(work / "analyze" / f"{module}{suffix}", target / "analyze")
-        for runtime in work.glob(f"*__mypyc{suffix}"):
-            shutil.copy2(runtime, target)
-    # the manifest last: a build cut short is no build
-    (target / MANIFEST).write_text(json.dumps({"abi": abi(), "sources": hashes}, indent=1))
+            shutil.copy2(work / "analyze" / f"{module}{suffix}", fresh / "analyze")
+        shutil.copy2(work / f"{runtimes[0]}{suffix}", fresh)
+    manifest = {"abi": abi(), "runtime": runtimes[0], "modules": list(MODULES), "sources": hashes}
+    (fresh / MANIFEST).write_text(json.dumps(manifest, indent=1))
+    old = target.with_name(f"{target.name}.old-{os.getpid()}")
+    if target.exists():
+        os.replace(target, old)
+    os.replace(fresh, target)
+    shutil.rmtree(old, ignore_errors=True)
     return target
 
 
