@@ -274,6 +274,63 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
 
 
 @cli.command()
+@click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID")
+@click.option("--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True)
+@global_options
+def simulate(ref: str, fmt: str) -> None:
+    """Run a scenario: the predicted curve beside the claimed one, and the verdict."""
+    from analyze.sim.predict import judge
+    from corpus.library import constants_for, find_scenario
+
+    from .simulation import render_simulation, simulation_document
+
+    scenario = find_scenario(ref)
+    doc = simulation_document(scenario, judge(scenario, constants_for(scenario)))
+    if fmt == "json":
+        click.echo(inert_json(json.dumps(doc, indent=2, ensure_ascii=False)))
+        return
+    from rich.console import Console
+
+    render_simulation(doc, Console(highlight=False, width=shutil.get_terminal_size((160, 40)).columns))
+
+
+@cli.group()
+def scenario() -> None:
+    """Scenario definitions: the library in corpus/scenarios, or a TOML file."""
+
+
+@scenario.command("show")
+@click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID")
+def scenario_show(ref: str) -> None:
+    """Print a scenario as TOML."""
+    from analyze.sim.scenario import scenario_toml
+    from corpus.library import find_scenario
+
+    click.echo(inert(scenario_toml(find_scenario(ref))), nl=False)
+
+
+@scenario.command("export")
+@click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID")
+@click.option("--format", "fmt", type=click.Choice(("toml", "sh")), default="toml", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to FILE instead of stdout.")
+def scenario_export(ref: str, fmt: str, output: str | None) -> None:
+    """Export a scenario: TOML (loads back to the same scenario) or the mail's commands as
+    a script to review, every word quoted (patchperf never runs them)."""
+    from analyze.sim.scenario import scenario_sh, scenario_toml
+    from corpus.library import find_scenario
+
+    found = find_scenario(ref)
+    text = scenario_toml(found) if fmt == "toml" else scenario_sh(found)
+    if output is None:
+        click.echo(inert(text) if fmt == "sh" else text, nl=False)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{output}: cannot write ({exc.strerror or exc})") from None
+
+
+@cli.command()
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--dir", "demo_dir", default=".demo", show_default=True, type=click.Path(file_okay=False),
               help="Where the demo store is made (never the user's store).")

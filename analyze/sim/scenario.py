@@ -1,0 +1,190 @@
+"""Scenario definitions: what a claim's experiment was, as TOML, validated at the edge.
+
+SIMULATOR.md fixes the sections: the claim and the mechanisms its diff changes, the
+platform (a named profile from corpus/platforms, each constant overridable), the topology,
+the datapath as ordered stages, the workload with its sweep, the metric, what calibration
+may fit, the figures the mail claims, and the mail's commands — kept as data, never run.
+Every field is checked (types, ranges, unknown names) and a bad file is one line per
+problem naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import ModelError
+
+MAX_FILE = 1 << 20  # a scenario is a page of TOML; a megabyte is not one
+
+Ns = Annotated[float, Field(ge=0, le=1e9)]  # a time in nanoseconds: at most a second
+Name = Annotated[str, Field(min_length=1, max_length=120)]
+Mechanism = Literal["drop_lock", "percpu_stats", "rcu_config", "skip_backlog", "lastuse_per_tick"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ClaimRef(_Strict):
+    id: Name | None = None
+    message_id: Name | None = None
+    kernel: Annotated[str, Field(max_length=40)] | None = None
+    mechanisms: list[Mechanism] = Field(default_factory=list, max_length=8)
+    # where the tags came from: the diff, the cover letter's words, or a person
+    mechanisms_from: Literal["diff", "cover_letter", "hand"] = "hand"
+
+
+class Platform(_Strict):
+    profile: Name | None = None
+    cores: Annotated[int, Field(ge=1, le=4096)] | None = None
+    sockets: Annotated[int, Field(ge=1, le=16)] | None = None
+    ghz: Annotated[float, Field(gt=0, le=10)] | None = None
+    c_same_ns: Ns | None = None  # one cache-line transfer within a socket (40-80)
+    c_cross_ns: Ns | None = None  # across sockets (100-200)
+    atomic_ns: Ns | None = None
+
+
+class Device(_Strict):
+    kind: Literal["dummy", "nic", "macvlan", "veth", "loopback", "other"]
+    name: Name
+    rx_queues: Annotated[int, Field(ge=1, le=4096)] | None = None
+
+
+class Topology(_Strict):
+    devices: list[Device] = Field(default_factory=list, max_length=32)
+    placement: Literal["one_core_per_thread", "shared"] = "one_core_per_thread"
+
+
+class Stage(_Strict):
+    name: Name
+    cost_ns: Ns
+    kind: Literal["private", "lock", "shared_line", "percpu", "rcu_read"]
+    resource: Name | None = None  # the lock a `lock` stage takes
+    lines: Annotated[int, Field(ge=0, le=64)] = 1  # cache lines a shared stage writes
+    frequency: Literal["per_packet", "per_tick", "per_batch"] = "per_packet"
+
+
+class Workload(_Strict):
+    tool: Literal["pktgen", "netperf", "super_netperf", "rx_flood", "other"]
+    sweep: Literal["threads", "instances", "queues", "cpus", "flows"]
+    values: list[Annotated[int, Field(ge=1, le=4096)]] = Field(min_length=1, max_length=64)
+    pkt_size: Annotated[int, Field(ge=1, le=65536)] | None = None
+    count: Annotated[int, Field(ge=1, le=10**12)] | None = None
+    test: Name | None = None  # netperf's -t
+
+
+class Metric(_Strict):
+    name: Literal["pps_per_thread", "pps", "trans_per_s"]
+    unit: Name = "pps"
+
+
+class Calibration(_Strict):
+    fit: list[Literal["private_ns", "critical_ns"]] = Field(default_factory=list, max_length=2)
+    points: list[Annotated[int, Field(ge=1, le=4096)]] | None = None  # default: every value
+
+
+class Claimed(_Strict):
+    before: list[Annotated[float, Field(gt=0, le=1e12)]] = Field(max_length=64)
+    after: list[Annotated[float, Field(gt=0, le=1e12)]] = Field(max_length=64)
+
+
+class Scenario(_Strict):
+    id: Name
+    title: Annotated[str, Field(max_length=300)] = ""
+    claim: ClaimRef = Field(default_factory=ClaimRef)
+    platform: Platform = Field(default_factory=Platform)
+    topology: Topology = Field(default_factory=Topology)
+    datapath: list[Stage] = Field(min_length=1, max_length=64)
+    workload: Workload
+    metric: Metric
+    calibration: Calibration = Field(default_factory=Calibration)
+    claimed: Claimed | None = None
+    # the mail's commands, verbatim: data for a reader, never executed
+    commands: list[Annotated[str, Field(max_length=4096)]] = Field(default_factory=list,
+                                                                   max_length=200)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scenario:
+        n = len(self.workload.values)
+        if self.claimed is not None and not (len(self.claimed.before) == len(self.claimed.after) == n):
+            raise ValueError(f"claimed.before and claimed.after need one figure per "
+                             f"workload value ({n})")
+        for p in self.calibration.points or ():
+            if p not in self.workload.values:
+                raise ValueError(f"calibration point {p} is not among workload.values")
+        locks = [s for s in self.datapath if s.kind == "lock"]
+        if any(s.resource is None for s in locks):
+            raise ValueError("a lock stage names the lock it takes (resource)")
+        return self
+
+
+def parse_scenario(text: str, origin: str = "<scenario>") -> Scenario:
+    """A Scenario from TOML text; ModelError naming `origin` and each bad field otherwise."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ModelError(f"{origin}: not TOML: {exc}") from None
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors()[:10]:
+            where = ".".join(str(p) for p in err["loc"]) or "scenario"
+            problems.append(f"{where}: {err['msg']}")
+        raise ModelError(f"{origin}: " + "; ".join(problems)) from None
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE + 1)
+    except OSError as exc:
+        raise ModelError(f"{path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE:
+        raise ModelError(f"{path}: larger than {MAX_FILE:,} bytes: not a scenario")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ModelError(f"{path}: not UTF-8 text") from None
+    return parse_scenario(text, str(path))
+
+
+def scenario_toml(scenario: Scenario) -> str:
+    """The scenario as TOML that `parse_scenario` reads back to the same value."""
+    import tomli_w
+
+    return tomli_w.dumps(scenario.model_dump(mode="json", exclude_none=True))
+
+
+def scenario_sh(scenario: Scenario) -> str:
+    """The mail's commands as a script to review: each word shell-quoted, so nothing in it
+    expands or chains (`$c`, `;`, `$(...)` stay literal text), headed by where they came
+    from. patchperf itself never runs them."""
+    import shlex
+
+    origin = scenario.claim.message_id or "no message id"
+    lines = [
+        "#!/bin/sh",
+        f"# Commands of scenario {_comment(scenario.id)}, as written in <{_comment(origin)}>.",
+        "# Kept as data by patchperf and never run by it. Every word is quoted: loops,",
+        "# variables and redirections are literal here. Review before running anything.",
+    ]
+    for command in scenario.commands:
+        try:
+            words = shlex.split(command, comments=False, posix=True)
+        except ValueError:
+            lines.append(f"# (unbalanced quotes, left as a comment) {_comment(command)}")
+            continue
+        if words:
+            lines.append(" ".join(shlex.quote(w) for w in words))
+    return "\n".join(lines) + "\n"
+
+
+def _comment(text: str) -> str:
+    # one line of printable text: a newline in a comment would start a command
+    return "".join(ch if ch.isprintable() else "?" for ch in text)

@@ -1,0 +1,79 @@
+"""`patchperf simulate`: a scenario's predicted curve beside the claimed one, and its
+verdict, as a document (JSON) or a rich table. Text from files is shown as text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from analyze.sim.predict import Verdict
+from analyze.sim.scenario import Scenario
+
+
+def simulation_document(scenario: Scenario, verdict: Verdict) -> dict[str, Any]:
+    claimed = scenario.claimed
+    rows = []
+    for i, value in enumerate(verdict.values):
+        row: dict[str, Any] = {scenario.workload.sweep: value}
+        if claimed is not None:
+            row["claimed_before"] = claimed.before[i]
+            row["claimed_after"] = claimed.after[i]
+        if verdict.predicted_before:
+            row["predicted_before"] = round(verdict.predicted_before[i], 1)
+            row["predicted_after"] = round(verdict.predicted_after[i], 1)
+            row["predicted_ratio"] = round(verdict.predicted_ratio[i], 4)
+        if verdict.claimed_ratio:
+            row["claimed_ratio"] = round(verdict.claimed_ratio[i], 4)
+        if verdict.band:
+            row["band"] = [round(x, 4) for x in verdict.band[i]]
+        rows.append(row)
+    usl = {}
+    for side, fit in (("before", verdict.usl_before), ("after", verdict.usl_after)):
+        if fit is not None:
+            usl[side] = {"sigma": round(fit.sigma, 6), "kappa": round(fit.kappa, 6),
+                         "lambda": round(fit.lam, 3), "rms_pct": round(fit.rms_pct, 3)}
+    return {
+        "scenario_id": scenario.id,
+        "metric": scenario.metric.name,
+        "unit": scenario.metric.unit,
+        "verdict": verdict.verdict,
+        "reason": verdict.reason,
+        "platform_profile": verdict.profile,
+        "mechanisms": list(scenario.claim.mechanisms),
+        "fit_rms_pct": None if verdict.fit_rms_pct is None else round(verdict.fit_rms_pct, 3),
+        "band_pct": None if verdict.band_pct is None else round(verdict.band_pct, 2),
+        "unexplained": list(verdict.unexplained),
+        "points": rows,
+        "usl": usl,
+    }
+
+
+def render_simulation(doc: dict[str, Any], console: Console) -> None:
+    table = Table(title=Text(f"scenario {doc['scenario_id']}: {doc['metric']} ({doc['unit']})"))
+    points = doc["points"]
+    columns = list(points[0]) if points else []
+    for name in columns:
+        table.add_column(Text(name.replace("_", " ")), justify="right")
+    for row in points:
+        table.add_row(*(Text(_cell(row.get(c))) for c in columns))
+    console.print(table)
+    style = {"reproduced": "green", "consistent": "green", "not_reproduced": "red",
+             "outside_band": "red"}.get(doc["verdict"], "yellow")
+    line = Text("verdict: ")
+    line.append(doc["verdict"], style=f"bold {style}")
+    line.append(f" — {doc['reason']} (platform {doc['platform_profile']})")
+    console.print(line)
+    for side, fit in doc["usl"].items():
+        console.print(Text(f"USL {side}: σ={fit['sigma']:.4f} κ={fit['kappa']:.5f} "
+                           f"λ={fit['lambda']:,.0f} (rms {fit['rms_pct']:.2f} %)"))
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:,.4f}" if abs(value) < 100 else f"{value:,.0f}"
+    if isinstance(value, list):
+        return "–".join(_cell(v) for v in value)
+    return "" if value is None else str(value)

@@ -1,0 +1,142 @@
+"""Scenarios (issue 4): the TOML format and its validation (acceptance 6), the library, the
+`sh` export, and seed 001's verdict (acceptance 1) with negative controls that must fail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analyze.sim.errors import ModelError
+from analyze.sim.predict import NOT_REPRODUCED, REPRODUCED, judge
+from analyze.sim.scenario import load_scenario, parse_scenario, scenario_sh, scenario_toml
+from corpus.library import constants_for, find_scenario, library, profile_names
+
+POLICE = "tc-police-dummy-pktgen"
+SEED_001 = "001_22952647ed20d5cc.txt"
+
+MINIMAL = """
+id = "t"
+[[datapath]]
+name = "work"
+cost_ns = 100.0
+kind = "private"
+[workload]
+tool = "pktgen"
+sweep = "threads"
+values = [1, 2]
+[metric]
+name = "pps"
+"""
+
+
+def test_every_library_scenario_loads_and_round_trips() -> None:
+    assert library(), "the library ships scenarios"
+    for path in library():
+        scenario = load_scenario(path)
+        assert parse_scenario(scenario_toml(scenario)) == scenario
+        constants_for(scenario)  # its platform profile exists
+    assert {"single-socket", "two-sockets"} <= set(profile_names())
+
+
+def test_the_minimal_scenario() -> None:
+    scenario = parse_scenario(MINIMAL)
+    assert scenario.platform.profile is None and constants_for(scenario).profile == "single-socket"
+
+
+@pytest.mark.parametrize("edit, field", [
+    (("cost_ns = 100.0", 'cost_ns = "fast"'), "datapath.0.cost_ns"),  # wrong type
+    (("cost_ns = 100.0", "cost_ns = -5.0"), "datapath.0.cost_ns"),  # negative cost
+    (("cost_ns = 100.0", "cost_ns = 1e300"), "datapath.0.cost_ns"),  # absurd size
+    (("values = [1, 2]", "values = [1, 99999999]"), "workload.values.1"),
+    (('kind = "private"', 'kind = "private"\nspeed = 3'), "datapath.0.speed"),  # unknown field
+    (('name = "pps"', 'name = "bogomips"'), "metric.name"),
+    (('id = "t"', 'id = "t"\n[claimed]\nbefore = [1.0]\nafter = [2.0]'), "need one figure per"),
+])
+def test_bad_scenarios_name_the_field(edit: tuple[str, str], field: str) -> None:
+    with pytest.raises(ModelError) as err:
+        parse_scenario(MINIMAL.replace(*edit), "bad.toml")
+    assert str(err.value).startswith("bad.toml: ") and field in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_not_toml_and_too_big(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="not TOML"):
+        parse_scenario("id = [", "x.toml")
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"# " + b"x" * (2 << 20))
+    with pytest.raises(ModelError, match="larger than"):
+        load_scenario(big)
+
+
+def test_the_cli_says_one_line_and_exits_2(cli, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(MINIMAL.replace("cost_ns = 100.0", "cost_ns = -1.0"))
+    result = cli("simulate", bad)
+    assert result.code == 2
+    lines = [x for x in result.err.splitlines() if x.strip()]
+    assert len(lines) == 1 and str(bad) in lines[0] and "cost_ns" in lines[0]
+
+
+def test_sh_export_quotes_every_word() -> None:
+    scenario = parse_scenario(MINIMAL.replace(
+        'id = "t"', 'id = "t"\ncommands = ["echo $(rm -rf ~); touch x", "it\'s \\"broken"]'))
+    script = scenario_sh(scenario)
+    assert "'$(rm' '-rf' '~);'" in script or "'$(rm' -rf '~);'" in script
+    assert "# (unbalanced quotes, left as a comment)" in script
+    assert script.startswith("#!/bin/sh\n# Commands of scenario t")
+
+
+def test_export_then_load_gives_the_same_scenario(cli, tmp_path: Path) -> None:
+    out = tmp_path / "police.toml"
+    assert cli("scenario", "export", POLICE, "-o", out).code == 0
+    assert load_scenario(out) == find_scenario(POLICE)
+
+
+def test_seed_001_is_reproduced() -> None:
+    """Acceptance 1: transfer cost from the single-socket profile, private cost and critical
+    section fitted on the before series only; after/before within 10 % at 2 and 4 threads."""
+    scenario = find_scenario(POLICE)
+    consts = constants_for(scenario)
+    assert consts.profile == "single-socket" and consts.c_same_ns == 42.0
+    verdict = judge(scenario, consts)
+    assert verdict.verdict == REPRODUCED, verdict.reason
+    for n in (2, 4):
+        i = scenario.workload.values.index(n)
+        assert verdict.predicted_ratio[i] == pytest.approx(verdict.claimed_ratio[i], rel=0.10)
+    assert verdict.fit_rms_pct is not None and verdict.fit_rms_pct < 2.0
+
+
+def test_the_after_column_is_never_fitted() -> None:
+    scenario = find_scenario(POLICE)
+    assert scenario.claimed is not None
+    other = scenario.model_copy(update={"claimed": scenario.claimed.model_copy(
+        update={"after": [x * 3 for x in scenario.claimed.after]})})
+    a, b = judge(scenario, constants_for(scenario)), judge(other, constants_for(other))
+    assert a.predicted_after == b.predicted_after and a.predicted_before == b.predicted_before
+
+
+def test_negative_controls_fail() -> None:
+    scenario = find_scenario(POLICE)
+    assert scenario.claimed is not None
+    tenfold = scenario.model_copy(update={"claimed": scenario.claimed.model_copy(
+        update={"after": [x * 10 for x in scenario.claimed.before]})})
+    assert judge(tenfold, constants_for(tenfold)).verdict == NOT_REPRODUCED
+    # per-cpu counters on one thread, no contention, claiming +100 %
+    single = parse_scenario(MINIMAL.replace("values = [1, 2]", "values = [1]").replace(
+        'id = "t"', 'id = "t"\n[claim]\nmechanisms = ["percpu_stats"]\n'
+                    '[claimed]\nbefore = [1000000.0]\nafter = [2000000.0]')
+        + '[[datapath]]\nname = "stats"\ncost_ns = 10.0\nkind = "shared_line"\n'
+        + '[calibration]\nfit = []\n')
+    assert judge(single, constants_for(single)).verdict == NOT_REPRODUCED
+
+
+def test_the_scenario_holds_what_seed_001_claims(cli, seeds_dir: Path) -> None:
+    """The library scenario's figures are the claims patchperf reads from the seed."""
+    claims = cli("analyze", seeds_dir / SEED_001, "--format", "json").json()["claims"]
+    by_threads = {int(c["condition"]["threads"]): c for c in claims}
+    scenario = find_scenario(POLICE)
+    assert scenario.claimed is not None
+    for i, n in enumerate(scenario.workload.values):
+        assert scenario.claimed.before[i] == by_threads[n]["baseline"]
+        assert scenario.claimed.after[i] == by_threads[n]["patched"]
