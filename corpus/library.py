@@ -42,7 +42,7 @@ def constants_for(scenario: Scenario) -> Constants:
     merged = profile.model_copy(update=scenario.platform.model_dump(exclude_none=True))
     assert merged.c_same_ns is not None and merged.c_cross_ns is not None
     cores, sockets = merged.cores or 1, merged.sockets or 1
-    return Constants(merged.c_same_ns, merged.c_cross_ns, max(1, cores // sockets), name)
+    return Constants(merged.c_same_ns, merged.c_cross_ns, max(1, cores // sockets), name, cores)
 
 
 def library() -> list[Path]:

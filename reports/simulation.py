@@ -35,23 +35,37 @@ def simulation_document(scenario: Scenario, verdict: Verdict) -> dict[str, Any]:
         if fit is not None:
             usl[side] = {"sigma": round(fit.sigma, 6), "kappa": round(fit.kappa, 6),
                          "lambda": round(fit.lam, 3), "rms_pct": round(fit.rms_pct, 3)}
+    # the contract's verdict object (ARCHITECTURE.md), at the point of the largest claimed
+    # effect; every point is in `points`
+    key = max(range(len(rows)), key=lambda i: abs(verdict.claimed_ratio[i] - 1)) \
+        if verdict.claimed_ratio else None
+    predicted_pct = (round(100 * (verdict.predicted_ratio[key] - 1), 3)
+                     if key is not None and verdict.predicted_ratio else None)
+    band = ([round(100 * (x - 1), 2) for x in verdict.band[key]]
+            if key is not None and verdict.band else None)
     return {
-        "scenario_id": scenario.id,
-        "metric": scenario.metric.name,
-        "unit": scenario.metric.unit,
-        "verdict": verdict.verdict,
-        "reason": verdict.reason,
-        "platform_profile": verdict.profile,
-        "mechanisms": list(scenario.claim.mechanisms),
-        "fit_rms_pct": None if verdict.fit_rms_pct is None else round(verdict.fit_rms_pct, 3),
-        "band_pct": None if verdict.band_pct is None else round(verdict.band_pct, 2),
-        "unexplained": list(verdict.unexplained),
-        "points": rows,
-        "usl": usl,
+        "messages": [],
+        "series": [],
+        "claims": [],
+        "simulation": {
+            "scenario_id": scenario.id,
+            "metric": scenario.metric.name,
+            "unit": scenario.metric.unit,
+            "verdict": {"status": verdict.verdict, "predicted_change_pct": predicted_pct,
+                        "band_pct": band, "reason": verdict.reason},
+            "platform_profile": verdict.profile,
+            "mechanisms": list(scenario.claim.mechanisms),
+            "fit_rms_pct": None if verdict.fit_rms_pct is None else round(verdict.fit_rms_pct, 3),
+            "band_half_width_pct": None if verdict.band_pct is None else round(verdict.band_pct, 2),
+            "unexplained": list(verdict.unexplained),
+            "points": rows,
+            "usl": usl,
+        },
     }
 
 
-def render_simulation(doc: dict[str, Any], console: Console) -> None:
+def render_simulation(document: dict[str, Any], console: Console) -> None:
+    doc = document["simulation"]
     table = Table(title=Text(f"scenario {doc['scenario_id']}: {doc['metric']} ({doc['unit']})"))
     points = doc["points"]
     columns = list(points[0]) if points else []
@@ -61,10 +75,10 @@ def render_simulation(doc: dict[str, Any], console: Console) -> None:
         table.add_row(*(Text(_cell(row.get(c))) for c in columns))
     console.print(table)
     style = {"reproduced": "green", "consistent": "green", "not_reproduced": "red",
-             "outside_band": "red"}.get(doc["verdict"], "yellow")
+             "outside_band": "red"}.get(doc["verdict"]["status"], "yellow")
     line = Text("verdict: ")
-    line.append(doc["verdict"], style=f"bold {style}")
-    line.append(f" — {doc['reason']} (platform {doc['platform_profile']})")
+    line.append(doc["verdict"]["status"], style=f"bold {style}")
+    line.append(f" — {doc['verdict']['reason']} (platform {doc['platform_profile']})")
     console.print(line)
     for side, fit in doc["usl"].items():
         console.print(Text(f"USL {side}: σ={fit['sigma']:.4f} κ={fit['kappa']:.5f} "

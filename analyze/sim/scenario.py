@@ -62,7 +62,9 @@ class Topology(_Strict):
 class Stage(_Strict):
     name: Name
     cost_ns: Ns
-    kind: Literal["private", "lock", "shared_line", "percpu", "rcu_read"]
+    # `delay`: time a request spends off this machine's CPUs (the wire, the other host):
+    # a request-response load's think time, nothing a packet flood waits for
+    kind: Literal["private", "lock", "shared_line", "percpu", "rcu_read", "delay"]
     resource: Name | None = None  # the lock a `lock` stage takes
     lines: Annotated[int, Field(ge=0, le=64)] = 1  # cache lines a shared stage writes
     frequency: Literal["per_packet", "per_tick", "per_batch"] = "per_packet"
@@ -83,7 +85,8 @@ class Metric(_Strict):
 
 
 class Calibration(_Strict):
-    fit: list[Literal["private_ns", "critical_ns"]] = Field(default_factory=list, max_length=2)
+    fit: list[Literal["private_ns", "critical_ns", "delay_ns"]] = Field(default_factory=list,
+                                                                        max_length=3)
     points: list[Annotated[int, Field(ge=1, le=4096)]] | None = None  # default: every value
 
 
