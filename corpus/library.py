@@ -5,12 +5,16 @@ the profile's, and nothing is ever taken from another claim's fit (SIMULATOR.md)
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
+from analyze.model import Claim, Message
+from analyze.sim.build import build_scenarios, verdict_of_claim
 from analyze.sim.errors import ModelError
-from analyze.sim.predict import Constants
+from analyze.sim.predict import Constants, judge
 from analyze.sim.scenario import Platform, Scenario, load_scenario
 
 HERE = Path(__file__).resolve().parent
@@ -60,3 +64,22 @@ def find_scenario(ref: str) -> Scenario:
             return scenario
     ids = ", ".join(load_scenario(p).id for p in library())
     raise ModelError(f"{ref}: no such scenario file or library id (library: {ids})")
+
+
+def judge_claims(claims: Sequence[Claim], messages: Sequence[Message]
+                 ) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Each claim that a scenario could be built for: (scenario id, the contract's verdict
+    object). A scenario the models cannot run is a `no_model` verdict with the reason."""
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    for built in build_scenarios(claims, messages):
+        try:
+            verdict = judge(built.scenario, constants_for(built.scenario))
+        except ModelError as exc:
+            for claim_id in built.claim_ids:
+                out[claim_id] = (built.scenario.id, {"status": "no_model", "reason": str(exc),
+                                                      "predicted_change_pct": None,
+                                                      "band_pct": None})
+            continue
+        for claim_id in built.claim_ids:
+            out[claim_id] = (built.scenario.id, verdict_of_claim(built, claim_id, verdict))
+    return out

@@ -16,10 +16,21 @@ Document = dict[str, list[dict[str, Any]]]
 
 
 def analysis_document(analysis: Analysis) -> Document:
+    """The JSON contract's document; each claim a scenario could be built for carries its
+    scenario id and verdict (corpus.library.judge_claims)."""
+    from corpus.library import judge_claims
+
+    judged = judge_claims(analysis.claims, analysis.messages)
+    claims = []
+    for claim in analysis.claims:
+        doc = claim_to_dict(claim)
+        if claim.id in judged:
+            doc["scenario_id"], doc["verdict"] = judged[claim.id]
+        claims.append(doc)
     return {
         "messages": [message_to_dict(m) for m in analysis.messages],
         "series": [series_to_dict(s) for s in analysis.series],
-        "claims": [claim_to_dict(c) for c in analysis.claims],
+        "claims": claims,
     }
 
 
@@ -72,3 +83,17 @@ def agreement(claim: dict[str, Any]) -> str:
     """Whether the stated change agrees with the figures: yes, no, or blank when not stated."""
     consistent = claim.get("consistent")
     return "" if consistent is None else ("yes" if consistent else "no")
+
+
+def verdict_text(claim: dict[str, Any]) -> str:
+    """`reproduced (predicted +14.8 %)`, `consistent (band +3 … +827 %)`, or empty."""
+    verdict = claim.get("verdict")
+    if not verdict:
+        return ""
+    status = verdict["status"].replace("_", " ")
+    if verdict.get("predicted_change_pct") is not None:
+        return f"{status} (predicted {verdict['predicted_change_pct']:+.1f} %)"
+    if verdict.get("band_pct"):
+        low, high = verdict["band_pct"]
+        return f"{status} (band {low:+.0f} … {high:+.0f} %)"
+    return status

@@ -14,6 +14,7 @@ from .document import (
     percent,
     received,
     trailer_counts,
+    verdict_text,
 )
 from .safe import one_line
 
@@ -47,13 +48,15 @@ def render_markdown(doc: Document) -> str:
             )
         out.append("")
     if doc["claims"]:
-        out += ["## Claims", "", "| metric | condition | before → after | change | stated | agrees | source |",
-                "|---|---|---|---|---|---|---|"]
+        out += ["## Claims", "",
+                "| metric | condition | before → after | change | stated | agrees | source | verdict |",
+                "|---|---|---|---|---|---|---|---|"]
         for claim in doc["claims"]:
             out.append(
                 f"| {claim['metric']} | {md(condition_text(claim))} | {md(before_after(claim))} | "
                 f"{percent(claim.get('change_pct'))} | {percent(claim.get('stated_change_pct'))} | "
-                f"{agreement(claim)} | {claim['source']}{' (quoted)' if claim['quoted'] else ''} |"
+                f"{agreement(claim)} | {claim['source']}{' (quoted)' if claim['quoted'] else ''} | "
+                f"{md(verdict_text(claim))} |"
             )
         out.append("")
     if not out:

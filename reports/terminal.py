@@ -16,10 +16,13 @@ from .document import (
     percent,
     received,
     trailer_counts,
+    verdict_text,
 )
 from .safe import one_line
 
 _DIRECTION_STYLE = {"improvement": "green", "regression": "red", "neutral": ""}
+_VERDICT_STYLE = {"reproduced": "green", "consistent": "green", "not_reproduced": "red",
+                  "outside_band": "red", "within_noise": "yellow"}
 _KIND_STYLE = {"patch": "green", "cover": "cyan", "pull_request": "magenta", "reply": "", "other": "dim"}
 
 
@@ -65,7 +68,8 @@ def render_terminal(doc: Document, console: Console) -> None:
         console.print(table)
     if doc["claims"]:
         table = Table(title="Claims", title_justify="left")
-        for col in ("metric", "condition", "before → after", "change", "stated", "agrees", "source", "from message"):
+        for col in ("metric", "condition", "before → after", "change", "stated", "agrees", "source",
+                    "verdict", "from message"):
             table.add_column(col, overflow="fold")
         for c in doc["claims"]:
             style = _DIRECTION_STYLE.get(c["direction"], "")
@@ -77,6 +81,7 @@ def render_terminal(doc: Document, console: Console) -> None:
                 _t(percent(c.get("stated_change_pct"))),
                 _t(agreement(c), style="" if c.get("consistent") is not False else "red"),
                 _t(c["source"] + (" (quoted)" if c["quoted"] else "")),
+                _t(verdict_text(c), style=_VERDICT_STYLE.get((c.get("verdict") or {}).get("status") or "", "")),
                 _t(c.get("message_id") or c["found_in"], 40),
             )
         console.print(table)

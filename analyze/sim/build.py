@@ -1,0 +1,123 @@
+"""Scenarios built from a thread: each series of claims (one message's figures of one metric
+over one swept condition: seed 001's threads 1, 2, 4) becomes a scenario, with the workload
+read from the mail's commands, the mechanisms from the series' diffs or words, and the
+datapath from the template of that workload. The commands stay data, verbatim.
+
+The templates' stage costs are priors: calibration scales them on the baseline figures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Claim, Message
+from ..shell import read_shell
+from .errors import ModelError
+from .mechanisms import mechanisms_of
+from .scenario import Scenario
+
+SWEEPS = ("threads", "instances", "queues", "cpus", "flows")
+_PER_THREAD = re.compile(r"\bpps\s*/\s*thread\b|\bper[- ]thread\b|\bpps per thread\b", re.I)
+_RR_TOOLS = {"netperf": "netperf", "super_netperf": "super_netperf"}
+
+# The datapath of each kind of workload, as priors: a packet path with one lock and the
+# counters written under it, or a request-response loop with its time off the CPUs.
+_LOCKED = [
+    {"name": "driver, stack and classifier", "cost_ns": 150.0, "kind": "private"},
+    {"name": "the action under its lock", "cost_ns": 80.0, "kind": "lock", "resource": "tcf_lock"},
+    {"name": "the action's counters", "cost_ns": 20.0, "kind": "shared_line",
+     "resource": "tcf_lock"},
+]
+_REQUEST_RESPONSE = [
+    {"name": "application, TCP and the driver, both ways", "cost_ns": 20000.0, "kind": "private"},
+    {"name": "netif_rx: re-queue on the backlog", "cost_ns": 200.0, "kind": "percpu"},
+    {"name": "the wire and the peer's turn", "cost_ns": 50000.0, "kind": "delay"},
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    scenario: Scenario
+    claim_ids: tuple[str, ...]  # the claims it judges, in sweep order
+
+
+def build_scenarios(claims: Sequence[Claim], messages: Sequence[Message]) -> list[Built]:
+    """A scenario for each group of claims that sweeps one numeric condition with a
+    baseline and a patched figure at every point."""
+    groups: dict[tuple[str, str, str, str], list[tuple[int, Claim]]] = {}
+    for claim in claims:
+        if (claim.baseline_canonical is None or claim.patched_canonical is None
+                or len(claim.condition) != 1 or claim.canonical_unit not in ("pps", "trans/s")):
+            continue
+        (key, value), = claim.condition
+        if key not in SWEEPS or not value.isdigit() or not 1 <= int(value) <= 4096:
+            continue
+        origin = claim.message_id or claim.found_in
+        groups.setdefault((origin, claim.metric, claim.canonical_unit, key), []).append(
+            (int(value), claim))
+    out = []
+    for (origin, _metric, unit, sweep), points in groups.items():
+        points.sort(key=lambda p: p[0])
+        if len({v for v, _ in points}) != len(points):
+            continue  # two claims at one point: two experiments, not one series
+        built = _scenario(origin, unit, sweep, points, messages)
+        if built is not None:
+            out.append(built)
+    return out
+
+
+def _scenario(origin: str, unit: str, sweep: str, points: list[tuple[int, Claim]],
+              messages: Sequence[Message]) -> Built | None:
+    found_in = {c.found_in for _, c in points}
+    related = [m for m in messages if m.key in found_in or m.message_id == origin]
+    commands = [c for m in related for c in read_shell(m.body.lines).commands]
+    tools = {c.tool for c in commands}
+    text = "\n".join(m.body.text for m in related)
+    if unit == "trans/s":
+        tool = next((_RR_TOOLS[t] for t in ("super_netperf", "netperf") if t in tools), None)
+        if tool is None and "netperf" not in text:
+            return None  # transactions of something patchperf has no model for
+        stages, fit, metric = _REQUEST_RESPONSE, ["private_ns", "delay_ns"], "trans_per_s"
+        tool = tool or "netperf"
+    else:
+        tool = "pktgen" if "pktgen" in tools else ("rx_flood" if sweep == "queues" else "other")
+        stages, fit = _LOCKED, ["private_ns", "critical_ns"]
+        metric = "pps_per_thread" if sweep == "threads" and _PER_THREAD.search(text) else "pps"
+    mechanisms = mechanisms_of([m.patch.text for m in related if m.patch is not None],
+                               [m.body.text for m in related])
+    data: dict[str, Any] = {
+        "id": "auto-" + hashlib.sha1(f"{origin}|{unit}|{sweep}".encode()).hexdigest()[:10],
+        "title": f"{metric} over {sweep}, built from the thread",
+        "claim": {"message_id": origin[:120] or None, "mechanisms": list(mechanisms.tags),
+                  "mechanisms_from": "diff" if mechanisms.source == "diff" else "cover_letter"},
+        "datapath": stages,
+        "workload": {"tool": tool, "sweep": sweep, "values": [v for v, _ in points]},
+        "metric": {"name": metric, "unit": unit},
+        "calibration": {"fit": fit},
+        "claimed": {"before": [c.baseline_canonical for _, c in points],
+                    "after": [c.patched_canonical for _, c in points]},
+        "commands": [c.text[:4096] for c in commands][:200],
+    }
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValueError:
+        return None  # figures out of any plausible range: no scenario rather than a wrong one
+    return Built(scenario, tuple(c.id for _, c in points))
+
+
+def verdict_of_claim(built: Built, claim_id: str, verdict: Any) -> dict[str, Any]:
+    """The contract's verdict object for one claim of a judged scenario (ARCHITECTURE.md):
+    status, the predicted change at the claim's own point, the band there, the reason."""
+    i = built.claim_ids.index(claim_id)
+    predicted = (round(100 * (verdict.predicted_ratio[i] - 1), 3)
+                 if verdict.predicted_ratio else None)
+    band = ([round(100 * (x - 1), 2) for x in verdict.band[i]] if verdict.band else None)
+    return {"status": verdict.verdict, "predicted_change_pct": predicted, "band_pct": band,
+            "reason": verdict.reason}
+
+
+__all__ = ["Built", "ModelError", "build_scenarios", "verdict_of_claim"]
