@@ -53,6 +53,13 @@ def library() -> list[Path]:
     return sorted(SCENARIOS.glob("*.toml"))
 
 
+def is_library_ref(ref: str) -> bool:
+    """A file path or a library id, as opposed to a claim id (`c` and 12 hex digits)."""
+    if ref.endswith(".toml") or Path(ref).exists():
+        return True
+    return not (len(ref) == 13 and ref[0] == "c" and all(ch in "0123456789abcdef" for ch in ref[1:]))
+
+
 def find_scenario(ref: str) -> Scenario:
     """A scenario by file path, or by the id of one in the library."""
     path = Path(ref)

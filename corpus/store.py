@@ -440,6 +440,16 @@ class Store:
         return sorted(docs.values(), key=lambda d: (
             d.get("date") is None, (_utc_of_iso(d["date"]) or "") if d.get("date") else "", d["id"]))
 
+    def claim_docs_by_id(self, claim_id: str) -> list[dict[str, Any]]:
+        """Every stored copy of one claim (first-hand first): where it was read and where
+        quoted. A scan of the claims table: asked once per `simulate CLAIM_ID`, not per row
+        (migration 4 dropped the id index every write paid for)."""
+        with self._guard():
+            rows = self._conn.execute(
+                "SELECT doc FROM claims WHERE id = ? ORDER BY quoted, found_row", (claim_id,)
+            ).fetchall()
+        return [json.loads(doc) for (doc,) in rows]
+
     # -- series -----------------------------------------------------------------------------
 
     def save_series(self, items: Iterable[SeriesRecord], *, replace_all: bool = False) -> int:

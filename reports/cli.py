@@ -274,18 +274,28 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
 
 
 @cli.command()
-@click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID")
+@click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID|CLAIM_ID")
 @click.option("--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True)
 @global_options
-def simulate(ref: str, fmt: str) -> None:
-    """Run a scenario: the predicted curve beside the claimed one, and the verdict."""
+@click.pass_context
+def simulate(ctx: click.Context, ref: str, fmt: str) -> None:
+    """Run a scenario (a file, a library id, or the one built for a stored claim): the
+    predicted curve beside the claimed one, and the verdict."""
     from analyze.sim.predict import judge
-    from corpus.library import constants_for, find_scenario
+    from corpus.library import constants_for, find_scenario, is_library_ref
 
     from .simulation import render_simulation, simulation_document
 
-    scenario = find_scenario(ref)
-    doc = simulation_document(scenario, judge(scenario, constants_for(scenario)))
+    if is_library_ref(ref):
+        scenario = find_scenario(ref)
+        doc = simulation_document(scenario, judge(scenario, constants_for(scenario)))
+    else:  # a claim id (`c` and 12 hex digits) from the store
+        from corpus.verdicts import judge_stored_claim
+
+        with _open_store(ctx, readonly=True) as store:
+            scenario, verdict, claim = judge_stored_claim(store, ref)
+        doc = simulation_document(scenario, verdict)
+        doc["claims"] = [claim]
     if fmt == "json":
         click.echo(inert_json(json.dumps(doc, indent=2, ensure_ascii=False)))
         return

@@ -233,3 +233,23 @@ def test_the_built_scenario_for_seed_001_matches_the_library(seeds_dir: Path) ->
     assert scenario.metric.name == "pps_per_thread"
     assert scenario.claimed == library_one.claimed
     assert any("pktgen_bench_xmit_mode_queue_xmit.sh" in c for c in scenario.commands)
+
+
+def test_simulate_a_stored_claim(cli, seeds_dir: Path, tmp_path: Path) -> None:
+    """`simulate CLAIM_ID` builds the claim's scenario from the stored raw mail: the same
+    scenario and verdict as `analyze` gives from the file."""
+    db = tmp_path / "store.db"
+    assert cli("--quiet", "ingest", seeds_dir, "--db", db).code == 0
+    stored = cli("claims", "--db", db, "--format", "json").json()["claims"]
+    from_files = {c["id"]: c for seed in sorted(seeds_dir.iterdir())
+                  for c in cli("analyze", seed, "--format", "json").json()["claims"]}
+    for claim in stored:
+        result = cli("simulate", claim["id"], "--db", db, "--format", "json")
+        assert result.code == 0, result.err
+        doc = result.json()
+        (shown,) = doc["claims"]
+        assert shown["id"] == claim["id"]
+        assert shown["scenario_id"] == doc["simulation"]["scenario_id"] == from_files[claim["id"]]["scenario_id"]
+        assert shown["verdict"] == from_files[claim["id"]]["verdict"]
+    missing = cli("simulate", "c0123456789ab", "--db", db)
+    assert missing.code == 2 and "no such claim" in missing.err

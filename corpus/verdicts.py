@@ -1,0 +1,55 @@
+"""A stored claim's scenario and verdict, on demand (`patchperf simulate CLAIM_ID`).
+
+Built from the stored raw mail of the message the claim was read in (and of the message it
+was first written in, when the store has it): the same path `patchperf analyze` takes, so a
+claim gets the same scenario from the store as from the file. Judging every claim series at
+ingest would cost 5-300 ms a series; asked for one claim, it costs that once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analyze.claims import claims_of
+from analyze.errors import BadInput
+from analyze.message import parse_message
+from analyze.model import Message
+from analyze.serialize import claim_to_dict
+from analyze.sim.build import build_scenarios, verdict_of_claim
+from analyze.sim.errors import ModelError
+from analyze.sim.predict import Verdict, judge
+from analyze.sim.scenario import Scenario
+
+from .library import constants_for
+from .store import Store
+
+
+def judge_stored_claim(store: Store, claim_id: str) -> tuple[Scenario, Verdict, dict[str, Any]]:
+    """The claim's scenario, its verdict, and the claim's document with both filled in.
+    ModelError when there is no such claim or no scenario can be built for it."""
+    copies = store.claim_docs_by_id(claim_id)
+    if not copies:
+        raise ModelError(f"{claim_id}: no such claim in {store.path}")
+    keys = [copies[0]["found_in"]]
+    if copies[0].get("message_id") and copies[0]["message_id"] not in keys:
+        keys.append(copies[0]["message_id"])
+    messages: list[Message] = []
+    for key in keys:
+        raw = store.get_raw(key)
+        if raw is None:
+            continue
+        try:
+            messages.append(parse_message(raw, key))
+        except BadInput as exc:
+            raise ModelError(f"{claim_id}: its message {key} cannot be read again: {exc}") from None
+    claims = claims_of(messages)
+    for built in build_scenarios(claims, messages):
+        if claim_id in built.claim_ids:
+            verdict = judge(built.scenario, constants_for(built.scenario))
+            claim = next(c for c in claims if c.id == claim_id)
+            doc = claim_to_dict(claim)
+            doc["scenario_id"] = built.scenario.id
+            doc["verdict"] = verdict_of_claim(built, claim_id, verdict)
+            return built.scenario, verdict, doc
+    raise ModelError(f"{claim_id}: no scenario can be built for this claim (it sweeps no "
+                     "condition patchperf models, or its mail names no workload)")
