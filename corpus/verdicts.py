@@ -53,3 +53,41 @@ def judge_stored_claim(store: Store, claim_id: str) -> tuple[Scenario, Verdict, 
             return built.scenario, verdict, doc
     raise ModelError(f"{claim_id}: no scenario can be built for this claim (it sweeps no "
                      "condition patchperf models, or its mail names no workload)")
+
+
+def judge_stored_claims(store: Store, docs: list[dict[str, Any]]) -> None:
+    """Fill in `scenario_id` and `verdict` of each claim document from the store, in place
+    (`patchperf claims --verdicts`, `report --verdicts`). The mail of each message is read
+    once, and each scenario judged once, however many of its claims are shown."""
+    by_message: dict[str, list[dict[str, Any]]] = {}
+    for doc in docs:
+        by_message.setdefault(doc["found_in"], []).append(doc)
+    for key, shown in by_message.items():
+        messages = []
+        for ref in dict.fromkeys([key] + [d["message_id"] for d in shown if d.get("message_id")]):
+            raw = store.get_raw(ref)
+            if raw is None:
+                continue
+            try:
+                messages.append(parse_message(raw, ref))
+            except BadInput:
+                continue  # stored, but no longer readable: its claims keep no verdict
+        claims = claims_of(messages)
+        wanted = {d["id"] for d in shown}
+        verdicts: dict[str, tuple[str, dict[str, Any]]] = {}
+        for built in build_scenarios(claims, messages):
+            if not wanted & set(built.claim_ids):
+                continue
+            try:
+                verdict = judge(built.scenario, constants_for(built.scenario))
+            except ModelError as exc:
+                for claim_id in built.claim_ids:
+                    verdicts[claim_id] = (built.scenario.id, {
+                        "status": "no_model", "predicted_change_pct": None, "band_pct": None,
+                        "reason": str(exc)})
+                continue
+            for claim_id in built.claim_ids:
+                verdicts[claim_id] = (built.scenario.id, verdict_of_claim(built, claim_id, verdict))
+        for doc in shown:
+            if doc["id"] in verdicts:
+                doc["scenario_id"], doc["verdict"] = verdicts[doc["id"]]

@@ -259,10 +259,12 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
 @click.option("--since", default=None, metavar="AGE", help="Claims found in mail of the last AGE (7d, 12h) or since a date.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to FILE instead of stdout.")
+@click.option("--verdicts", is_flag=True, help="Build and judge each shown claim's scenario (5-300 ms a claim series).")
 @global_options
 @click.pass_context
 def claims(ctx: click.Context, series: str | None, author: str | None, metric: str | None,
-           direction: str | None, since: str | None, fmt: str, output: str | None) -> None:
+           direction: str | None, since: str | None, fmt: str, output: str | None,
+           verdicts: bool) -> None:
     """Performance claims from the store, filtered."""
     from corpus.query import select_claims
 
@@ -270,6 +272,10 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
     with _open_store(ctx, readonly=True) as store:
         found = select_claims(store, series=series, author=author, metric=metric,
                               direction=direction, since=when)
+        if verdicts:
+            from corpus.verdicts import judge_stored_claims
+
+            judge_stored_claims(store, found)
     _emit({"messages": [], "series": [], "claims": found}, fmt, output)
 
 

@@ -253,3 +253,16 @@ def test_simulate_a_stored_claim(cli, seeds_dir: Path, tmp_path: Path) -> None:
         assert shown["verdict"] == from_files[claim["id"]]["verdict"]
     missing = cli("simulate", "c0123456789ab", "--db", db)
     assert missing.code == 2 and "no such claim" in missing.err
+
+
+def test_claims_with_verdicts_from_the_store(cli, seeds_dir: Path, tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    assert cli("--quiet", "ingest", seeds_dir, "--db", db).code == 0
+    plain = cli("claims", "--db", db, "--format", "json").json()["claims"]
+    assert all(c["verdict"] is None for c in plain)  # judged only when asked
+    judged = cli("claims", "--db", db, "--format", "json", "--verdicts").json()["claims"]
+    statuses = {next(iter(c["condition"])): c["verdict"]["status"] for c in judged}
+    assert statuses == {"queues": "consistent", "threads": "reproduced",
+                        "instances": "within_noise"}
+    table = cli("claims", "--db", db, "--verdicts")
+    assert "reproduced" in table.out and "within noise" in table.out
