@@ -231,9 +231,11 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str) ->
 @click.option("--since", default=None, metavar="AGE", help="Series and messages of the last AGE (7d, 12h, 2w) or since a date.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of stdout.")
+@click.option("--verdicts", is_flag=True, help="Build and judge each shown claim's scenario (5-300 ms a claim series).")
 @global_options
 @click.pass_context
-def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None, fmt: str, output: str | None) -> None:
+def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None, fmt: str,
+           output: str | None, verdicts: bool) -> None:
     """Series and messages from the store (default: the last 7 days)."""
     from corpus.query import select_document
 
@@ -248,6 +250,10 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
             doc = select_document(store)
         else:
             doc = select_document(store, since=parse_since(since or "7d"))
+        if verdicts:
+            from corpus.verdicts import judge_stored_claims
+
+            judge_stored_claims(store, doc["claims"])
     _emit(doc, fmt, output)
 
 
@@ -315,27 +321,41 @@ def scenario() -> None:
     """Scenario definitions: the library in corpus/scenarios, or a TOML file."""
 
 
+def _scenario_of(ctx: click.Context, ref: str) -> Any:
+    """A scenario file, a library id, or the scenario built for a stored claim."""
+    from corpus.library import find_scenario, is_library_ref
+
+    if is_library_ref(ref):
+        return find_scenario(ref)
+    from corpus.verdicts import judge_stored_claim
+
+    with _open_store(ctx, readonly=True) as store:
+        return judge_stored_claim(store, ref)[0]
+
+
 @scenario.command("show")
-@click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID")
-def scenario_show(ref: str) -> None:
+@click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID|CLAIM_ID")
+@global_options
+@click.pass_context
+def scenario_show(ctx: click.Context, ref: str) -> None:
     """Print a scenario as TOML."""
     from analyze.sim.scenario import scenario_toml
-    from corpus.library import find_scenario
 
-    click.echo(inert(scenario_toml(find_scenario(ref))), nl=False)
+    click.echo(inert(scenario_toml(_scenario_of(ctx, ref))), nl=False)
 
 
 @scenario.command("export")
-@click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID")
+@click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID|CLAIM_ID")
 @click.option("--format", "fmt", type=click.Choice(("toml", "sh")), default="toml", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to FILE instead of stdout.")
-def scenario_export(ref: str, fmt: str, output: str | None) -> None:
+@global_options
+@click.pass_context
+def scenario_export(ctx: click.Context, ref: str, fmt: str, output: str | None) -> None:
     """Export a scenario: TOML (loads back to the same scenario) or the mail's commands as
     a script to review, every word quoted (patchperf never runs them)."""
     from analyze.sim.scenario import scenario_sh, scenario_toml
-    from corpus.library import find_scenario
 
-    found = find_scenario(ref)
+    found = _scenario_of(ctx, ref)
     text = scenario_toml(found) if fmt == "toml" else scenario_sh(found)
     if output is None:
         click.echo(inert(text) if fmt == "sh" else text, nl=False)

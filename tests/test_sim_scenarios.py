@@ -9,7 +9,13 @@ import pytest
 
 from analyze.sim.errors import ModelError
 from analyze.sim.predict import NOT_REPRODUCED, REPRODUCED, judge
-from analyze.sim.scenario import load_scenario, parse_scenario, scenario_sh, scenario_toml
+from analyze.sim.scenario import (
+    Scenario,
+    load_scenario,
+    parse_scenario,
+    scenario_sh,
+    scenario_toml,
+)
 from corpus.library import constants_for, find_scenario, library, profile_names
 
 POLICE = "tc-police-dummy-pktgen"
@@ -266,3 +272,36 @@ def test_claims_with_verdicts_from_the_store(cli, seeds_dir: Path, tmp_path: Pat
                         "instances": "within_noise"}
     table = cli("claims", "--db", db, "--verdicts")
     assert "reproduced" in table.out and "within noise" in table.out
+
+
+def test_workload_and_topology_from_the_commands(seeds_dir: Path) -> None:
+    from analyze.sim.build import build_scenarios
+    from ingest.run import analyze_files
+
+    def built(name: str) -> Scenario:
+        analysis = analyze_files([seeds_dir / name])
+        (one,) = build_scenarios(analysis.claims, analysis.messages)
+        return one.scenario
+
+    police = built(SEED_001)
+    assert (police.workload.pkt_size, police.workload.count) == (64, 5_000_000)
+    assert [(d.kind, d.name) for d in police.topology.devices] == [("dummy", "eth1")]
+    rr = built(SEED_004)
+    assert (rr.workload.tool, rr.workload.test) == ("super_netperf", "TCP_RR")
+    gact = built(SEED_000)  # its commands are quoted in the reply
+    assert gact.workload.tool == "rx_flood" and gact.topology.devices[-1].rx_queues == 8
+    assert any("u32 match ip src 7.0.0.0/8" in c for c in gact.commands)
+
+
+def test_a_stored_claims_scenario_exports(cli, seeds_dir: Path, tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    assert cli("--quiet", "ingest", seeds_dir / SEED_001, "--db", db).code == 0
+    claim = cli("claims", "--db", db, "--format", "json").json()["claims"][0]
+    out = tmp_path / "built.toml"
+    assert cli("scenario", "export", claim["id"], "--db", db, "-o", out).code == 0
+    scenario = load_scenario(out)
+    assert scenario.id.startswith("auto-") and scenario.workload.values == [1, 2, 4]
+    script = cli("scenario", "export", claim["id"], "--db", db, "--format", "sh")
+    assert "pktgen_bench_xmit_mode_queue_xmit.sh -v -s 64 -t '$c'" in script.out
+    report = cli("report", "--all", "--db", db, "--verdicts", "--format", "json").json()
+    assert {c["verdict"]["status"] for c in report["claims"]} == {"reproduced"}

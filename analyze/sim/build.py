@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..body import strip_quote
 from ..model import Claim, Message
-from ..shell import read_shell
+from ..shell import Command, read_shell
 from .errors import ModelError
 from .mechanisms import mechanisms_of
 from .scenario import Scenario
@@ -74,7 +75,10 @@ def _scenario(origin: str, unit: str, sweep: str, points: list[tuple[int, Claim]
               messages: Sequence[Message]) -> Built | None:
     found_in = {c.found_in for _, c in points}
     related = [m for m in messages if m.key in found_in or m.message_id == origin]
-    commands = [c for m in related for c in read_shell(m.body.lines).commands]
+    # commands quoted in a reply count too (seed 000 quotes the patch's test procedure)
+    commands = [c for m in related for c in read_shell(
+        [strip_quote(line, depth) for line, depth in zip(m.body.lines, m.body.depths,
+                                                         strict=True)]).commands]
     tools = {c.tool for c in commands}
     text = "\n".join(m.body.text for m in related)
     if unit == "trans/s":
@@ -89,13 +93,16 @@ def _scenario(origin: str, unit: str, sweep: str, points: list[tuple[int, Claim]
         metric = "pps_per_thread" if sweep == "threads" and _PER_THREAD.search(text) else "pps"
     mechanisms = mechanisms_of([m.patch.text for m in related if m.patch is not None],
                                [m.body.text for m in related])
+    workload: dict[str, Any] = {"tool": tool, "sweep": sweep, "values": [v for v, _ in points]}
+    workload.update(_flags(commands, tool))
     data: dict[str, Any] = {
         "id": "auto-" + hashlib.sha1(f"{origin}|{unit}|{sweep}".encode()).hexdigest()[:10],
         "title": f"{metric} over {sweep}, built from the thread",
         "claim": {"message_id": origin[:120] or None, "mechanisms": list(mechanisms.tags),
                   "mechanisms_from": "diff" if mechanisms.source == "diff" else "cover_letter"},
         "datapath": stages,
-        "workload": {"tool": tool, "sweep": sweep, "values": [v for v, _ in points]},
+        "workload": workload,
+        "topology": {"devices": _devices(commands, tool, [v for v, _ in points])},
         "metric": {"name": metric, "unit": unit},
         "calibration": {"fit": fit},
         "claimed": {"before": [c.baseline_canonical for _, c in points],
@@ -107,6 +114,67 @@ def _scenario(origin: str, unit: str, sweep: str, points: list[tuple[int, Claim]
     except ValueError:
         return None  # figures out of any plausible range: no scenario rather than a wrong one
     return Built(scenario, tuple(c.id for _, c in points))
+
+
+def _option(argv: Sequence[str], flag: str) -> str | None:
+    """The value after `flag` (`-s 64`), or glued to it (`-s64`)."""
+    for k, word in enumerate(argv):
+        if word == flag and k + 1 < len(argv):
+            return argv[k + 1]
+        if word.startswith(flag) and len(word) > len(flag) and not word.startswith("--"):
+            return word[len(flag):]
+    return None
+
+
+def _number(text: str | None, low: int, high: int) -> int | None:
+    return int(text) if text is not None and text.isdigit() and low <= int(text) <= high else None
+
+
+def _flags(commands: Sequence[Command], tool: str) -> dict[str, Any]:
+    """What the workload's own command says: pktgen's packet size and count (`-s 64 -n
+    5000000`), netperf's test (`-t TCP_RR`). A value that is a variable stays unset."""
+    out: dict[str, Any] = {}
+    for command in commands:
+        if tool == "pktgen" and command.tool == "pktgen":
+            size = _number(_option(command.argv, "-s"), 1, 65536)
+            count = _number(_option(command.argv, "-n"), 1, 10**12)
+            if size is not None:
+                out["pkt_size"] = size
+            if count is not None:
+                out["count"] = count
+        elif tool in ("netperf", "super_netperf") and command.tool in _RR_TOOLS:
+            test = _option(command.argv, "-t")
+            if test and re.fullmatch(r"[A-Z_]{2,20}", test):
+                out["test"] = test
+    return out
+
+
+_DEVICE_KINDS = {"dummy": "dummy", "veth": "veth", "macvlan": "macvlan", "macvtap": "macvlan"}
+
+
+def _devices(commands: Sequence[Command], tool: str, values: Sequence[int]
+             ) -> list[dict[str, Any]]:
+    """Devices the commands create (`ip link add name eth1 type dummy`) or name (`tc ... dev
+    eth1`, pktgen's `-i eth1`): the topology as far as the mail tells it. An RX flood over
+    a swept number of queues is on a NIC with at least that many."""
+    found: dict[str, str] = {}
+    for command in commands:
+        argv = command.argv
+        if command.tool == "ip" and "link" in argv and "add" in argv and "type" in argv:
+            name = _option(argv, "name") or (argv[argv.index("add") + 1]
+                                             if argv.index("add") + 1 < len(argv) else None)
+            kind = argv[argv.index("type") + 1] if argv.index("type") + 1 < len(argv) else ""
+            if name and re.fullmatch(r"[\w.-]{1,15}", name):
+                found[name] = _DEVICE_KINDS.get(kind, "other")
+        for name in (_option(argv, "dev") if command.tool == "tc" else None,
+                     _option(argv, "-i") if command.tool == "pktgen" else None):
+            if name and re.fullmatch(r"[\w.-]{1,15}", name) and name not in found:
+                found[name] = "other"
+    devices: list[dict[str, Any]] = [{"kind": kind, "name": name}
+                                     for name, kind in list(found.items())[:31]]
+    if tool == "rx_flood":
+        devices.append({"kind": "nic", "name": "the receiving NIC", "rx_queues": max(values)})
+    return devices
 
 
 def verdict_of_claim(built: Built, claim_id: str, verdict: Any) -> dict[str, Any]:
