@@ -358,7 +358,7 @@ def scenario_export(ctx: click.Context, ref: str, fmt: str, output: str | None) 
     found = _scenario_of(ctx, ref)
     text = scenario_toml(found) if fmt == "toml" else scenario_sh(found)
     if output is None:
-        click.echo(inert(text) if fmt == "sh" else text, nl=False)
+        click.echo(inert(text), nl=False)
         return
     try:
         Path(output).write_text(text, encoding="utf-8")

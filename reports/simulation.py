@@ -12,6 +12,8 @@ from rich.text import Text
 from analyze.sim.predict import Verdict
 from analyze.sim.scenario import Scenario
 
+from .safe import inert
+
 
 def simulation_document(scenario: Scenario, verdict: Verdict) -> dict[str, Any]:
     claimed = scenario.claimed
@@ -66,19 +68,19 @@ def simulation_document(scenario: Scenario, verdict: Verdict) -> dict[str, Any]:
 
 def render_simulation(document: dict[str, Any], console: Console) -> None:
     doc = document["simulation"]
-    table = Table(title=Text(f"scenario {doc['scenario_id']}: {doc['metric']} ({doc['unit']})"))
+    table = Table(title=Text(inert(f"scenario {doc['scenario_id']}: {doc['metric']} ({doc['unit']})")))
     points = doc["points"]
     columns = list(points[0]) if points else []
     for name in columns:
         table.add_column(Text(name.replace("_", " ")), justify="right")
     for row in points:
-        table.add_row(*(Text(_cell(row.get(c))) for c in columns))
+        table.add_row(*(Text(inert(_cell(row.get(c)))) for c in columns))
     console.print(table)
     style = {"reproduced": "green", "consistent": "green", "not_reproduced": "red",
              "outside_band": "red"}.get(doc["verdict"]["status"], "yellow")
     line = Text("verdict: ")
     line.append(doc["verdict"]["status"], style=f"bold {style}")
-    line.append(f" — {doc['verdict']['reason']} (platform {doc['platform_profile']})")
+    line.append(inert(f" — {doc['verdict']['reason']} (platform {doc['platform_profile']})"))
     console.print(line)
     for side, fit in doc["usl"].items():
         console.print(Text(f"USL {side}: σ={fit['sigma']:.4f} κ={fit['kappa']:.5f} "

@@ -158,3 +158,19 @@ def test_usl_of_linear_scaling() -> None:
 def test_nonsense_is_a_model_error(call) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ModelError):
         call()
+
+
+def test_a_lock_held_for_no_time_is_refused() -> None:
+    with pytest.raises(ModelError):
+        lock_throughput(2, 10.0, 0.0, 0.0)
+
+
+def test_des_ticket_lock_hand_off_grows_with_waiters() -> None:
+    # saturated and deterministic: a hold starts as its predecessor leaves for its private
+    # work, so n − 1 threads hold or wait: a ticket lock's hand-off is c·(n − 1)/2, a queued
+    # lock's c
+    s, c, n = 50.0, 20.0, 8
+    ticket = simulate_lock(n, Dist(10.0), Dist(s), c, queued=False, packets=20_000)
+    queued = simulate_lock(n, Dist(10.0), Dist(s), c, queued=True, packets=20_000)
+    assert ticket.pps == pytest.approx(1e9 / (s + c * (n - 1) / 2), rel=1e-3)
+    assert queued.pps == pytest.approx(1e9 / (s + c), rel=1e-3)

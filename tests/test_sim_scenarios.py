@@ -305,3 +305,74 @@ def test_a_stored_claims_scenario_exports(cli, seeds_dir: Path, tmp_path: Path) 
     assert "pktgen_bench_xmit_mode_queue_xmit.sh -v -s 64 -t '$c'" in script.out
     report = cli("report", "--all", "--db", db, "--verdicts", "--format", "json").json()
     assert {c["verdict"]["status"] for c in report["claims"]} == {"reproduced"}
+
+
+def test_a_model_that_predicts_no_change_reproduces_nothing() -> None:
+    from analyze.sim.predict import _compare
+
+    verdict, reason, missed = _compare([1, 2, 4], [1.0, 1.0, 1.0], [1.10, 1.05, 1.025])
+    assert verdict == NOT_REPRODUCED and "predicts no such change" in reason and missed == (1,)
+    verdict, _, _ = _compare([1, 2, 4], [1.0, 1.0, 1.0], [1.09, 0.91, 0.91])
+    assert verdict == NOT_REPRODUCED
+    # a peak tied within noise is the same peak
+    verdict, _, _ = _compare([1, 2, 4], [1.0, 1.2, 1.2], [1.0, 1.2, 1.21])
+    assert verdict == REPRODUCED
+
+
+@pytest.mark.parametrize("edit, words", [
+    (("values = [1, 2]", "values = [2, 2]"), "repeat a value"),
+    (('name = "work"', 'name = "wo\\u001b]0;x\\u0007rk"'), "control or bidi"),
+    (('name = "work"', 'name = "wo\\u202erk"'), "control or bidi"),
+    (('id = "t"', 'id = "t"\n[claimed]\nbefore = [1e-160, 1.0]\nafter = [1.0, 1.0]'),
+     "claimed.before.0"),
+    (('name = "pps"', 'name = "trans_per_s"'), None),
+])
+def test_more_bad_scenarios(edit: tuple[str, str], words: str | None) -> None:
+    text = MINIMAL.replace(*edit)
+    if words is None:  # request-response instances are bounded in sum
+        text = text.replace("values = [1, 2]", "values = [" + ", ".join(
+            str(4096 - k) for k in range(6)) + "]")
+        words = "add up to more than"
+    with pytest.raises(ModelError, match=words):
+        parse_scenario(text, "bad.toml")
+
+
+def test_deeply_nested_toml_is_one_error() -> None:
+    with pytest.raises(ModelError, match="nested too deep"):
+        parse_scenario("x = " + "[" * 5000 + "]" * 5000, "deep.toml")
+
+
+def test_the_line_transfer_cost_matters_to_seed_001() -> None:
+    """The verdict rests on the profile's transfer cost (README: reproduced up to about
+    44 ns): at 80 ns the model no longer reproduces the claim."""
+    from dataclasses import replace
+
+    scenario = find_scenario(POLICE)
+    slow = replace(constants_for(scenario), c_same_ns=80.0)
+    assert judge(scenario, slow).verdict == NOT_REPRODUCED
+
+
+def test_skip_backlog_moves_seed_004s_prediction() -> None:
+    scenario = find_scenario(MACVLAN)
+    verdict = judge(scenario, constants_for(scenario))
+    assert all(q > 1 + 0.005 for q in verdict.predicted_ratio[4:])  # N >= 95
+    kept = scenario.model_copy(update={"datapath": [
+        s.model_copy(update={"removed_by": None}) for s in scenario.datapath]})
+    assert set(judge(kept, constants_for(kept)).predicted_ratio) == {1.0}
+
+
+def test_the_band_is_what_the_bounds_allow() -> None:
+    scenario = find_scenario(GACT)
+    wide = judge(scenario, constants_for(scenario))
+    assert "0.05–20x of the stages' priors" in wide.reason
+    narrow = scenario.model_copy(update={"calibration": scenario.calibration.model_copy(
+        update={"bounds": (0.5, 2.0)})})
+    (low, high), = judge(narrow, constants_for(narrow)).band
+    ((wide_low, wide_high),) = wide.band
+    assert wide_low <= low and high <= wide_high and (low, high) != (wide_low, wide_high)
+
+
+def test_built_scenarios_keep_control_characters_out() -> None:
+    from analyze.sim.build import _CONTROL
+
+    assert _CONTROL.sub("?", "tc qdisc \x1b]0;owned\x07 add") == "tc qdisc ?]0;owned? add"

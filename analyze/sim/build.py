@@ -22,6 +22,8 @@ from .mechanisms import mechanisms_of
 from .scenario import Scenario
 
 SWEEPS = ("threads", "instances", "queues", "cpus", "flows")
+# a mail's control and bidi characters are kept out of the scenario (it reaches terminals)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _PER_THREAD = re.compile(r"\bpps\s*/\s*thread\b|\bper[- ]thread\b|\bpps per thread\b", re.I)
 _RR_TOOLS = {"netperf": "netperf", "super_netperf": "super_netperf"}
 
@@ -35,7 +37,8 @@ _LOCKED = [
 ]
 _REQUEST_RESPONSE = [
     {"name": "application, TCP and the driver, both ways", "cost_ns": 20000.0, "kind": "private"},
-    {"name": "netif_rx: re-queue on the backlog", "cost_ns": 200.0, "kind": "percpu"},
+    {"name": "netif_rx: re-queue on the backlog", "cost_ns": 200.0, "kind": "percpu",
+     "removed_by": "skip_backlog"},
     {"name": "the wire and the peer's turn", "cost_ns": 50000.0, "kind": "delay"},
 ]
 
@@ -98,7 +101,7 @@ def _scenario(origin: str, unit: str, sweep: str, points: list[tuple[int, Claim]
     data: dict[str, Any] = {
         "id": "auto-" + hashlib.sha1(f"{origin}|{unit}|{sweep}".encode()).hexdigest()[:10],
         "title": f"{metric} over {sweep}, built from the thread",
-        "claim": {"message_id": origin[:120] or None, "mechanisms": list(mechanisms.tags),
+        "claim": {"message_id": _CONTROL.sub("?", origin[:120]) or None, "mechanisms": list(mechanisms.tags),
                   "mechanisms_from": "diff" if mechanisms.source == "diff" else "cover_letter"},
         "datapath": stages,
         "workload": workload,
@@ -107,7 +110,7 @@ def _scenario(origin: str, unit: str, sweep: str, points: list[tuple[int, Claim]
         "calibration": {"fit": fit},
         "claimed": {"before": [c.baseline_canonical for _, c in points],
                     "after": [c.patched_canonical for _, c in points]},
-        "commands": [c.text[:4096] for c in commands][:200],
+        "commands": [_CONTROL.sub("?", c.text[:4096]) for c in commands][:200],
     }
     try:
         scenario = Scenario.model_validate(data)

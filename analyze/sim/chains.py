@@ -52,6 +52,9 @@ def lock_throughput(n: int, private_ns: float, critical_ns: float, transfer_ns: 
     for a ticket lock with k cores waiting or holding)."""
     _check(n=n, private_ns=private_ns, critical_ns=critical_ns, transfer_ns=transfer_ns)
 
+    if critical_ns + transfer_ns <= 0:
+        raise ModelError("a lock held for no time at all is no lock: critical_ns + transfer_ns is 0")
+
     def hold(k: int) -> float:
         return critical_ns + (transfer_ns if queued else transfer_ns * k / 2.0)
 

@@ -10,19 +10,31 @@ problem naming the file and the field.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .errors import ModelError
 
 MAX_FILE = 1 << 20  # a scenario is a page of TOML; a megabyte is not one
 
+# Control characters, C1 included, and bidi overrides: text in a scenario reaches terminals
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _printable(text: str) -> str:
+    if _CONTROL.search(text):
+        raise ValueError("control or bidi characters are not allowed")
+    return text
+
+
 Ns = Annotated[float, Field(ge=0, le=1e9)]  # a time in nanoseconds: at most a second
-Name = Annotated[str, Field(min_length=1, max_length=120)]
+Name = Annotated[str, Field(min_length=1, max_length=120), AfterValidator(_printable)]
 Mechanism = Literal["drop_lock", "percpu_stats", "rcu_config", "skip_backlog", "lastuse_per_tick"]
+MAX_CUSTOMERS = 20_000  # request-response instances over a sweep: each is a chain state
 
 
 class _Strict(BaseModel):
@@ -68,6 +80,8 @@ class Stage(_Strict):
     resource: Name | None = None  # the lock a `lock` stage takes
     lines: Annotated[int, Field(ge=0, le=64)] = 1  # cache lines a shared stage writes
     frequency: Literal["per_packet", "per_tick", "per_batch"] = "per_packet"
+    # the mechanism that takes this stage out of the path (skip_backlog's re-queue)
+    removed_by: Mechanism | None = None
 
 
 class Workload(_Strict):
@@ -88,16 +102,19 @@ class Calibration(_Strict):
     fit: list[Literal["private_ns", "critical_ns", "delay_ns"]] = Field(default_factory=list,
                                                                         max_length=3)
     points: list[Annotated[int, Field(ge=1, le=4096)]] | None = None  # default: every value
+    # how far a fitted cost may scale its stage's prior, both ways; a band verdict's edges
+    # are what these bounds allow, so they are part of what the verdict says
+    bounds: tuple[Annotated[float, Field(gt=0, le=1)], Annotated[float, Field(ge=1, le=1000)]] = (0.05, 20.0)
 
 
 class Claimed(_Strict):
-    before: list[Annotated[float, Field(gt=0, le=1e12)]] = Field(max_length=64)
-    after: list[Annotated[float, Field(gt=0, le=1e12)]] = Field(max_length=64)
+    before: list[Annotated[float, Field(ge=1e-3, le=1e12)]] = Field(max_length=64)
+    after: list[Annotated[float, Field(ge=1e-3, le=1e12)]] = Field(max_length=64)
 
 
 class Scenario(_Strict):
     id: Name
-    title: Annotated[str, Field(max_length=300)] = ""
+    title: Annotated[str, Field(max_length=300), AfterValidator(_printable)] = ""
     claim: ClaimRef = Field(default_factory=ClaimRef)
     platform: Platform = Field(default_factory=Platform)
     topology: Topology = Field(default_factory=Topology)
@@ -107,11 +124,20 @@ class Scenario(_Strict):
     calibration: Calibration = Field(default_factory=Calibration)
     claimed: Claimed | None = None
     # the mail's commands, verbatim: data for a reader, never executed
-    commands: list[Annotated[str, Field(max_length=4096)]] = Field(default_factory=list,
-                                                                   max_length=200)
+    commands: list[Annotated[str, Field(max_length=4096), AfterValidator(_printable)]] = Field(
+        default_factory=list, max_length=200)
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
+        values = self.workload.values
+        if len(set(values)) != len(values):
+            raise ValueError("workload.values repeat a value: one figure per point")
+        points = self.calibration.points or []
+        if len(set(points)) != len(points):
+            raise ValueError("calibration.points repeat a point")
+        if self.metric.name == "trans_per_s" and sum(values) > MAX_CUSTOMERS:
+            raise ValueError(f"request-response instances over the sweep add up to more "
+                             f"than {MAX_CUSTOMERS:,}")
         n = len(self.workload.values)
         if self.claimed is not None and not (len(self.claimed.before) == len(self.claimed.after) == n):
             raise ValueError(f"claimed.before and claimed.after need one figure per "
@@ -131,6 +157,8 @@ def parse_scenario(text: str, origin: str = "<scenario>") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ModelError(f"{origin}: not TOML: {exc}") from None
+    except RecursionError:
+        raise ModelError(f"{origin}: not TOML: nested too deep") from None
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:
