@@ -133,7 +133,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP INDEX claims_id",
         "DROP INDEX claims_found_in",
     ),
-    # scenarios and simulator runs arrive as later migrations.
+    (
+        # 5: where each feed's sync stopped (`patchperf sync`): lore's last received time,
+        # openwall's (day, count), Patchwork's last event; advanced only after the mail it
+        # covers is committed.
+        """
+        CREATE TABLE cursors (
+            feed TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            updated TEXT NOT NULL
+        ) STRICT
+        """,
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

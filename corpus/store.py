@@ -450,6 +450,22 @@ class Store:
             ).fetchall()
         return [json.loads(doc) for (doc,) in rows]
 
+    # -- feed cursors --------------------------------------------------------------------------
+
+    def get_cursor(self, feed: str) -> str | None:
+        with self._guard():
+            row = self._conn.execute("SELECT value FROM cursors WHERE feed = ?", (feed,)).fetchone()
+        return row[0] if row else None
+
+    def set_cursor(self, feed: str, value: str) -> None:
+        """Record where a feed stopped; call it only once the mail it covers is committed."""
+        with self._write():
+            self._conn.execute(
+                "INSERT INTO cursors (feed, value, updated) VALUES (?, ?, ?)"
+                " ON CONFLICT(feed) DO UPDATE SET value = excluded.value, updated = excluded.updated",
+                (feed, value, _now()),
+            )
+
     # -- series -----------------------------------------------------------------------------
 
     def save_series(self, items: Iterable[SeriesRecord], *, replace_all: bool = False) -> int:

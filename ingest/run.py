@@ -75,7 +75,31 @@ def ingest_paths(
     limits: Limits = DEFAULT_LIMITS,
     progress: Callable[[int], None] | None = None,
 ) -> IngestResult:
-    return store_mails(store, read_sources(paths, limits), progress)
+    """Files, folders, and lore message URLs (each brings its whole thread)."""
+    return store_mails(store, read_any(paths, limits), progress)
+
+
+def read_any(sources: Iterable[str | Path], limits: Limits = DEFAULT_LIMITS
+             ) -> Iterator[RawMail | Problem]:
+    """Local sources as `read_sources` reads them; an http(s) URL is a lore message whose
+    thread is fetched (one polite client for all of them). A URL that fails is a Problem
+    naming it; the other sources go on."""
+    sources = list(sources)
+    urls = [str(s) for s in sources if str(s).startswith(("http://", "https://"))]
+    yield from read_sources([s for s in sources if str(s) not in urls], limits)
+    if not urls:
+        return
+    from analyze.errors import PatchperfError
+
+    from .http import PoliteClient
+    from .lore import thread_of_url
+
+    with PoliteClient() as client:
+        for url in urls:
+            try:
+                yield from thread_of_url(url, client, limits)
+            except PatchperfError as exc:
+                yield Problem(url, str(exc).removeprefix(f"{url}: "))
 
 
 def analyze_files(paths: Iterable[str | Path], limits: Limits = DEFAULT_LIMITS) -> Analysis:

@@ -286,6 +286,55 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
 
 
 @cli.command()
+@click.argument("feeds", nargs=-1, metavar="[FEED...]")
+@click.option("--since", default=None, metavar="DATE", help="A first run starts here instead of at the newest page.")
+@click.option("--wait", is_flag=True, help="Wait for another running sync instead of exiting.")
+@click.option("--no-analyze", is_flag=True, help="Store only; `analyze` reads the mail later.")
+@global_options
+@click.pass_context
+def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bool,
+         no_analyze: bool) -> None:
+    """The cron job: each feed's new mail into the store, from its cursor (FEED: lore:LIST,
+    on $PATCHPERF_LORE_URL, default https://lore.kernel.org)."""
+    from corpus.refresh import analyze_rows
+    from corpus.store import default_db_path
+    from ingest.http import PoliteClient
+    from ingest.sync import SyncLocked, parse_feed, sync_feed, sync_lock
+
+    if not feeds:
+        raise click.UsageError("name the feeds to sync, e.g. `patchperf sync lore:netdev`")
+    parsed = [parse_feed(f) for f in feeds]
+    start = parse_since(since) if since else None
+    limits = limits_from_env()
+    settings = _settings(ctx)
+    db = settings.db if settings.db else str(default_db_path())
+    cache = Path(f"{db}.http-cache")
+    failed = False
+    try:
+        with sync_lock(db, wait=wait), _open_store(ctx) as store, \
+                PoliteClient(cache_dir=cache) as client:
+            for feed in parsed:
+                before = (client.stats.requests, client.stats.cached)
+                with _progress(ctx, feed.key) as tick:
+                    result = sync_feed(store, feed, client, limits, start, progress=tick)
+                _warn(result.problems)
+                if result.new_rows and not no_analyze:
+                    refreshed = analyze_rows(store, result.new_rows, limits)
+                    _warn(refreshed.problems)
+                line = result.summary(client.stats.requests - before[0],
+                                      client.stats.cached - before[1])
+                if result.error:
+                    failed = True
+                    click.echo(f"patchperf: error: {inert(line)}", err=True)
+                elif not settings.quiet:
+                    click.echo(inert(line))
+    except SyncLocked as exc:
+        click.echo(f"patchperf: {inert(str(exc))}", err=True)
+        ctx.exit(EXIT_OK)
+    ctx.exit(EXIT_PARTIAL if failed else EXIT_OK)
+
+
+@cli.command()
 @click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID|CLAIM_ID")
 @click.option("--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True)
 @global_options

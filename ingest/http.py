@@ -1,0 +1,266 @@
+"""Polite, bounded HTTP for the archive feeds (SOURCES.md, "Automated use").
+
+On httpx (the brief's client; `liblore`, the b4 author's lore library, was read and not
+taken: it is alpha, built on requests and git config for b4's workflow, and covers neither
+openwall nor Patchwork nor the Atom cursor). What every request gets here:
+
+- an identifying User-Agent (`patchperf/<version> (+project URL)`);
+- at most `per_host` requests in flight to one host (lei uses 4);
+- retries on timeouts, broken connections, 429 and 5xx, with exponential back-off and full
+  jitter, honouring `Retry-After` (seconds or an HTTP date, capped);
+- conditional GET against an on-disk cache (ETag / Last-Modified): a 304 is served from it;
+- a bound on the body (it is read in chunks and dropped past the limit) and on the time;
+- lore's bot wall (Anubis) recognised and reported as such, never worked around.
+
+Failures are the project's own errors, so a feed reports them in one line and the others go
+on: NotFound, Blocked, FetchFailed, LimitExceeded.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import json
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+
+from analyze.errors import LimitExceeded, PatchperfError
+
+VERSION = "0.1.0"
+USER_AGENT = f"patchperf/{VERSION} (+https://github.com/patchperf/patchperf)"
+RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+MAX_BODY = 64 << 20  # a t.mbox.gz of a long thread is a few MB; an archive page far less
+ANUBIS_TITLE = "Making sure you're not a bot!"
+
+
+class FetchFailed(PatchperfError):
+    """A request that did not succeed after its retries; the message names the URL."""
+
+
+class NotFound(FetchFailed):
+    """404: lore's answer for a Message-ID it does not have."""
+
+
+class Blocked(FetchFailed):
+    """The archive's bot wall (Anubis) answered instead of the archive."""
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    url: str
+    status: int
+    headers: Mapping[str, str]  # lower-case names
+    body: bytes
+    from_cache: bool = False
+
+
+@dataclass
+class HttpStats:
+    """What a client did: `sync` prints it with -v and tests count requests with it."""
+
+    requests: int = 0
+    retries: int = 0
+    cached: int = 0  # answered 304: served from the on-disk cache
+    by_path: dict[str, int] = field(default_factory=dict)
+
+
+class PoliteClient:
+    """A synchronous client to be shared by a feed's threads (httpx.Client is thread-safe)."""
+
+    def __init__(
+        self,
+        *,
+        timeout: float = 30.0,
+        retries: int = 4,
+        backoff: float = 0.5,
+        max_backoff: float = 30.0,
+        max_retry_after: float = 120.0,
+        per_host: int = 4,
+        max_body: int = MAX_BODY,
+        cache_dir: Path | None = None,
+        user_agent: str = USER_AGENT,
+        sleep: Callable[[float], None] = time.sleep,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._client = httpx.Client(timeout=timeout, follow_redirects=True, max_redirects=5,
+                                    headers={"User-Agent": user_agent})
+        self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
+        self.max_retry_after, self.max_body = max_retry_after, max_body
+        self.per_host = per_host
+        self.cache_dir = cache_dir
+        self._sleep = sleep
+        self._rng = rng or random.Random()
+        self._hosts: dict[str, threading.BoundedSemaphore] = {}
+        self._lock = threading.Lock()
+        self.stats = HttpStats()
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> PoliteClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- requests ------------------------------------------------------------------------
+
+    def get(self, url: str, *, max_body: int | None = None, conditional: bool = True) -> Response:
+        """GET `url`; with a cache directory, a conditional GET against the cached copy."""
+        cached = self._cached(url) if conditional else None
+        headers = {}
+        if cached is not None:
+            if cached.get("etag"):
+                headers["If-None-Match"] = cached["etag"]
+            if cached.get("last_modified"):
+                headers["If-Modified-Since"] = cached["last_modified"]
+        response = self._send("GET", url, headers=headers, max_body=max_body,
+                              allow_not_modified=cached is not None)
+        if response.status == 304 and cached is not None:
+            self.stats.cached += 1
+            body = self._cache_path(url).with_suffix(".body").read_bytes()
+            return Response(url, 200, response.headers, body, from_cache=True)
+        if conditional:
+            self._store(url, response)
+        return response
+
+    def post(self, url: str, data: Mapping[str, str], *, max_body: int | None = None) -> Response:
+        return self._send("POST", url, data=data, max_body=max_body)
+
+    def _send(self, method: str, url: str, *, headers: Mapping[str, str] | None = None,
+              data: Mapping[str, str] | None = None, max_body: int | None = None,
+              allow_not_modified: bool = False) -> Response:
+        limit = self.max_body if max_body is None else max_body
+        host = urlsplit(url).netloc
+        attempt = 0
+        while True:
+            with self._host(host):
+                self.stats.requests += 1
+                path = urlsplit(url).path
+                self.stats.by_path[path] = self.stats.by_path.get(path, 0) + 1
+                try:
+                    status, got_headers, body = self._once(method, url, headers, data, limit)
+                    failure = None
+                except httpx.TimeoutException:
+                    failure, status, got_headers, body = "timed out", 0, {}, b""
+                except httpx.TooManyRedirects:
+                    raise FetchFailed(f"{url}: too many redirects") from None
+                except httpx.TransportError as exc:
+                    failure, status, got_headers, body = (
+                        f"connection failed ({type(exc).__name__})", 0, {}, b"")
+            if failure is None and status not in RETRY_STATUS:
+                break
+            if attempt >= self.retries:
+                said = failure or f"HTTP {status}"
+                raise FetchFailed(f"{url}: {said} after {attempt + 1} attempts")
+            delay = self._delay(attempt, got_headers.get("retry-after"))
+            attempt += 1
+            self.stats.retries += 1
+            self._sleep(delay)
+        _check_bot_wall(url, got_headers, body)
+        if status == 404:
+            raise NotFound(f"{url}: not found (404)")
+        if status == 304 and allow_not_modified:
+            return Response(url, status, got_headers, b"")
+        if not 200 <= status < 300:
+            raise FetchFailed(f"{url}: HTTP {status}")
+        return Response(url, status, got_headers, body)
+
+    def _once(self, method: str, url: str, headers: Mapping[str, str] | None,
+              data: Mapping[str, str] | None, limit: int) -> tuple[int, dict[str, str], bytes]:
+        with self._client.stream(method, url, headers=headers, data=data) as response:
+            chunks: list[bytes] = []
+            size = 0
+            # decoded bytes (a Content-Encoding is undone by httpx chunk by chunk), counted
+            # as they come: a body past the limit is never held whole
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    raise LimitExceeded(f"response from {url}", limit)
+                chunks.append(chunk)
+            got = {k.lower(): v for k, v in response.headers.items()}
+            return response.status_code, got, b"".join(chunks)
+
+    def _delay(self, attempt: int, retry_after: str | None) -> float:
+        """Retry-After when the server gives one (capped), else exponential back-off with
+        full jitter (a random wait up to the exponential bound)."""
+        if retry_after:
+            wait = _retry_after_seconds(retry_after)
+            if wait is not None:
+                return min(self.max_retry_after, max(0.0, wait))
+        return self._rng.uniform(0, min(self.max_backoff, self.backoff * 2 ** attempt))
+
+    def _host(self, host: str) -> threading.BoundedSemaphore:
+        with self._lock:
+            if host not in self._hosts:
+                self._hosts[host] = threading.BoundedSemaphore(self.per_host)
+            return self._hosts[host]
+
+    # -- the on-disk cache ----------------------------------------------------------------
+
+    def _cache_path(self, url: str) -> Path:
+        assert self.cache_dir is not None
+        return self.cache_dir / (hashlib.sha256(url.encode()).hexdigest() + ".json")
+
+    def _cached(self, url: str) -> dict[str, str] | None:
+        if self.cache_dir is None:
+            return None
+        meta = self._cache_path(url)
+        try:
+            found = json.loads(meta.read_text())
+        except (OSError, ValueError):
+            return None
+        if not isinstance(found, dict) or not meta.with_suffix(".body").exists():
+            return None
+        return found
+
+    def _store(self, url: str, response: Response) -> None:
+        if self.cache_dir is None or response.status != 200:
+            return
+        etag, modified = response.headers.get("etag"), response.headers.get("last-modified")
+        if not etag and not modified:
+            return
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        meta = self._cache_path(url)
+        _write_atomic(meta.with_suffix(".body"), response.body)
+        _write_atomic(meta, json.dumps({"url": url, "etag": etag, "last_modified": modified}).encode())
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _retry_after_seconds(value: str) -> float | None:
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return when.timestamp() - time.time()
+
+
+def _check_bot_wall(url: str, headers: Mapping[str, str], body: bytes) -> None:
+    """Anubis answers with an HTML challenge titled "Making sure you're not a bot!"."""
+    if "html" not in headers.get("content-type", "") and not body.lstrip()[:15].lower().startswith(
+            (b"<!doctype html", b"<html")):
+        return
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(body[:65536], "lxml")
+    title = soup.title.get_text(strip=True) if soup.title else ""
+    if ANUBIS_TITLE.lower() in title.lower():
+        raise Blocked(f"{url}: the archive's bot wall (Anubis) answered; patchperf does not "
+                      "get around it: use a git clone of the archive (lore:LIST --git PATH) or "
+                      "a mirror of your own")

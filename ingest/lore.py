@@ -1,0 +1,134 @@
+"""lore.kernel.org (public-inbox) over HTTP: one message (`/raw`), a thread (`t.mbox.gz`),
+and what arrived since a time (`new.atom?t=`), for any public-inbox mirror's base URL.
+
+Shapes from SOURCES.md: `/raw` is mboxrd; `t.mbox.gz` is gzip'd mboxrd with no
+Content-Encoding, possibly several gzip members, unknown ids answer 404; `new.atom?t=T-`
+lists the 25 received right after T, oldest first, but when fewer exist it silently gives
+the newest 25 instead, so entries are deduplicated by Message-ID and only those received
+after T are new.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from urllib.parse import quote, unquote, urlsplit
+
+from analyze.errors import BadInput, LimitExceeded
+from analyze.limits import DEFAULT_LIMITS, Limits
+from analyze.model import Problem
+
+from .gz import open_gunzip
+from .http import PoliteClient
+from .mboxrd import iter_mboxrd
+from .raw import RawMail
+
+# public-inbox leaves these unescaped in a Message-ID's path segment (`/` becomes %2F)
+_SAFE = "-._~!$&'()*+,;=:@"
+_ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@dataclass(frozen=True, slots=True)
+class AtomEntry:
+    message_id: str
+    received: datetime  # the entry's <updated>: lore's received time
+    title: str
+
+
+class Lore:
+    def __init__(self, client: PoliteClient, base_url: str, inbox: str,
+                 limits: Limits = DEFAULT_LIMITS) -> None:
+        self.client = client
+        self.base = base_url.rstrip("/")
+        self.inbox = inbox
+        self.limits = limits
+
+    def message_url(self, message_id: str) -> str:
+        mid = message_id.strip().removeprefix("<").removesuffix(">")
+        return f"{self.base}/{self.inbox}/{quote(mid, safe=_SAFE)}/"
+
+    def raw(self, message_id: str) -> list[RawMail | Problem]:
+        """The message(s) stored under this Message-ID."""
+        url = self.message_url(message_id) + "raw"
+        body = self.client.get(url, max_body=self.limits.message_bytes).body
+        return list(iter_mboxrd(io.BytesIO(body), url, self.limits))
+
+    def thread(self, message_id: str) -> list[RawMail | Problem]:
+        """The whole thread the message is in, from `t.mbox.gz`."""
+        url = self.message_url(message_id) + "t.mbox.gz"
+        body = self.client.get(url).body
+        stream = open_gunzip(io.BytesIO(body), url, self.limits.decompressed_bytes)
+        try:
+            return list(iter_mboxrd(stream, url, self.limits))
+        except LimitExceeded:
+            raise  # (it names the URL and the limit)
+        except BadInput as exc:  # a truncated or corrupt gzip: the file's fault, said once
+            raise BadInput(f"{url}: {exc}") from None
+
+    def new_since(self, after: datetime | None) -> list[AtomEntry]:
+        """Entries received after `after` (the newest page when None), oldest first."""
+        url = f"{self.base}/{self.inbox}/new.atom"
+        if after is not None:
+            url += "?t=" + after.astimezone(UTC).strftime("%Y%m%d%H%M%S") + "-"
+        entries = parse_atom(self.client.get(url, conditional=after is None).body, url)
+        seen: set[str] = set()
+        fresh = []
+        for entry in sorted(entries, key=lambda e: e.received):
+            if entry.message_id in seen or (after is not None and entry.received <= after):
+                continue  # the fall-back to the newest 25 repeats what we have
+            seen.add(entry.message_id)
+            fresh.append(entry)
+        return fresh
+
+
+def parse_atom(body: bytes, origin: str) -> list[AtomEntry]:
+    """The entries of a public-inbox Atom feed: Message-ID from each entry's link."""
+    from lxml import etree
+
+    try:
+        root = etree.fromstring(body, parser=etree.XMLParser(resolve_entities=False,
+                                                             no_network=True, huge_tree=False))
+    except etree.XMLSyntaxError as exc:
+        raise BadInput(f"{origin}: not an Atom feed ({exc})") from None
+    out = []
+    for entry in root.iter(f"{_ATOM}entry"):
+        link = entry.find(f"{_ATOM}link")
+        updated = entry.findtext(f"{_ATOM}updated") or ""
+        mid = _message_id_of(link.get("href", "") if link is not None else "")
+        try:
+            received = datetime.fromisoformat(updated.replace("Z", "+00:00"))
+        except ValueError:
+            continue
+        if mid:
+            out.append(AtomEntry(mid, received, entry.findtext(f"{_ATOM}title") or ""))
+    return out
+
+
+def _message_id_of(href: str) -> str:
+    """`https://lore.kernel.org/netdev/20240101.123-1-a@b.c/` → `20240101.123-1-a@b.c`."""
+    parts = [p for p in urlsplit(href).path.split("/") if p]
+    return unquote(parts[1]) if len(parts) >= 2 else ""
+
+
+def thread_items(lore: Lore, entries: list[AtomEntry]) -> Iterator[RawMail | Problem]:
+    """Each new entry's thread, each thread once (a thread's later messages come with it)."""
+    fetched: set[str] = set()
+    for entry in entries:
+        if entry.message_id in fetched:
+            continue
+        yield from lore.thread(entry.message_id)
+        fetched.add(entry.message_id)
+
+
+def thread_of_url(url: str, client: PoliteClient, limits: Limits = DEFAULT_LIMITS
+                  ) -> list[RawMail | Problem]:
+    """`patchperf ingest https://lore.kernel.org/netdev/<mid>/`: the message's whole thread
+    (any page of it: the message, `raw`, `T/`, `t.mbox.gz`), on that URL's own site."""
+    parts = urlsplit(url)
+    segments = [p for p in parts.path.split("/") if p]
+    if parts.scheme not in ("http", "https") or len(segments) < 2:
+        raise BadInput(f"{url}: not a lore message URL (https://HOST/LIST/MESSAGE-ID/)")
+    lore = Lore(client, f"{parts.scheme}://{parts.netloc}", segments[0], limits)
+    return lore.thread(unquote(segments[1]))

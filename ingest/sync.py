@@ -1,0 +1,120 @@
+"""`patchperf sync`: bring each feed's new mail into the store, from where it stopped.
+
+A feed is `lore:<list>` (this step; openwall and Patchwork follow), on a base URL from
+`PATCHPERF_LORE_URL` (default https://lore.kernel.org), so a public-inbox mirror of one's
+own works the same. Its cursor is the received time of the newest Atom entry whose thread is
+committed: mail is stored a page of entries at a time, and the cursor moves only after that
+page's threads are committed. A run killed anywhere leaves the cursor at or before what is
+stored; the next run fetches from there and the store keeps each message once (by
+Message-ID), so nothing is lost and nothing is stored twice.
+
+One sync at a time per store: an exclusive lock on `<store>.sync.lock` (flock, released by
+the kernel when a process dies, so a killed run never leaves it held).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from analyze.errors import BadInput, PatchperfError, UsageError
+from analyze.limits import DEFAULT_LIMITS, Limits
+from analyze.model import Problem
+from corpus.store import Store
+
+from .http import FetchFailed, PoliteClient
+from .lore import Lore, thread_items
+from .run import store_mails
+
+DEFAULT_LORE = "https://lore.kernel.org"
+KINDS = ("lore",)
+
+
+class SyncLocked(PatchperfError):
+    """Another sync holds the store's sync lock."""
+
+
+@dataclass(frozen=True, slots=True)
+class Feed:
+    kind: str
+    name: str  # the list (lore inbox)
+    base_url: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.name}"
+
+
+def parse_feed(spec: str, environ: Mapping[str, str] | None = None) -> Feed:
+    """`lore:netdev` → a Feed on the configured base URL; UsageError for anything else."""
+    env = os.environ if environ is None else environ
+    kind, _, name = spec.partition(":")
+    if kind not in KINDS or not name or "/" in name or not name.replace("-", "").replace(".", "").isalnum():
+        raise UsageError(f"{spec!r}: not a feed (expected {' or '.join(k + ':LIST' for k in KINDS)},"
+                         " e.g. lore:netdev)")
+    base = env.get("PATCHPERF_LORE_URL", DEFAULT_LORE)
+    if not base.startswith(("http://", "https://")):
+        raise UsageError(f"PATCHPERF_LORE_URL={base!r}: expected an http(s) URL")
+    return Feed(kind, name, base)
+
+
+@dataclass
+class FeedResult:
+    feed: str
+    new_rows: list[int] = field(default_factory=list)
+    duplicates: int = 0
+    threads: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    error: str | None = None  # the feed stopped here; its cursor is where it was committed
+
+    def summary(self, requests: int, cached: int) -> str:
+        text = (f"{self.feed}: {len(self.new_rows)} new, {self.duplicates} already stored, "
+                f"{self.threads} threads fetched, {requests} requests ({cached} answered from "
+                "the cache)")
+        return text + (f"; stopped: {self.error}" if self.error else "")
+
+
+def sync_feed(store: Store, feed: Feed, client: PoliteClient, limits: Limits = DEFAULT_LIMITS,
+              since: datetime | None = None,
+              progress: Callable[[int], None] | None = None) -> FeedResult:
+    result = FeedResult(feed.key)
+    cursor = store.get_cursor(feed.key)
+    after = datetime.fromisoformat(cursor) if cursor else since
+    lore = Lore(client, feed.base_url, feed.name, limits)
+    try:
+        while True:
+            entries = lore.new_since(after)
+            if not entries:
+                break
+            # the page's threads, then the cursor: committed mail first, always
+            stored = store_mails(store, thread_items(lore, entries), progress)
+            result.new_rows += stored.new_rows
+            result.duplicates += stored.duplicates + stored.variants
+            result.problems += stored.problems
+            result.threads += len({e.message_id for e in entries})
+            after = max(e.received for e in entries)
+            store.set_cursor(feed.key, after.isoformat())
+    except (FetchFailed, BadInput) as exc:
+        result.error = str(exc)
+    return result
+
+
+@contextmanager
+def sync_lock(db_path: str | Path, wait: bool = False) -> Iterator[Path]:
+    """Hold the store's sync lock; SyncLocked at once when another sync holds it (unless
+    `wait`)."""
+    path = Path(f"{db_path}.sync.lock")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise SyncLocked(f"another patchperf sync holds {path}; this one does nothing") from None
+        yield path
+    finally:
+        os.close(fd)  # (closing releases the lock)

@@ -1,0 +1,186 @@
+"""lore over HTTP against a real server on 127.0.0.1 (issue 5, acceptance 1): /raw,
+t.mbox.gz (multi-member, `>From ` lines), 404, the Anubis page, 429 with Retry-After, 500s,
+a slow response, a truncated gzip, a gzip bomb, conditional GET, Atom polling with its
+fall-back to the newest 25."""
+
+from __future__ import annotations
+
+import gzip
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from analyze.errors import BadInput, LimitExceeded
+from analyze.limits import Limits
+from ingest.http import USER_AGENT, Blocked, FetchFailed, NotFound, PoliteClient
+from ingest.lore import Lore
+from ingest.raw import RawMail
+
+
+def mail(n: int, body: str = "A body.\n") -> bytes:
+    return (f"From: Ana Lopes <ana@example.org>\nSubject: [PATCH net] tcp: thing {n}\n"
+            f"Date: Mon, 02 Sep 2024 10:{n:02d}:00 +0000\nMessage-ID: <m{n}@example.org>\n\n"
+            f"{body}").encode()
+
+
+def mboxrd(*mails: bytes) -> bytes:
+    out = b""
+    for m in mails:
+        lines = m.split(b"\n")
+        escaped = [b">" + x if x.lstrip(b">").startswith(b"From ") else x for x in lines]
+        out += b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + b"\n".join(escaped) + b"\n"
+    return out
+
+
+@pytest.fixture
+def client():
+    slept: list[float] = []
+    with PoliteClient(timeout=0.5, retries=3, sleep=slept.append) as c:
+        c.slept = slept  # type: ignore[attr-defined]
+        yield c
+
+
+def lore_of(httpserver: HTTPServer, client: PoliteClient, **limits: int) -> Lore:
+    return Lore(client, httpserver.url_for("/"), "netdev", Limits(**limits) if limits else Limits())
+
+
+def test_raw_message_with_from_lines(httpserver: HTTPServer, client) -> None:
+    body = mail(1, "From the patch:\n>From quoted\nend\n")
+    httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data(
+        mboxrd(body), content_type="text/plain")
+    (item,) = lore_of(httpserver, client).raw("<m1@example.org>")
+    assert isinstance(item, RawMail)
+    assert b"\nFrom the patch:\n>From quoted\n" in item.data  # exactly one `>` taken off
+    assert httpserver.log[0][0].headers["User-Agent"] == USER_AGENT
+
+
+def test_thread_multi_member_gzip(httpserver: HTTPServer, client) -> None:
+    members = gzip.compress(mboxrd(mail(1))) + gzip.compress(mboxrd(mail(2), mail(3)))
+    httpserver.expect_request("/netdev/m1@example.org/t.mbox.gz").respond_with_data(
+        members, content_type="application/gzip")
+    items = lore_of(httpserver, client).thread("m1@example.org")
+    assert [i.data.split(b"Message-ID: ")[1][:15] for i in items if isinstance(i, RawMail)] == [
+        b"<m1@example.org", b"<m2@example.org", b"<m3@example.org"]
+
+
+def test_message_id_is_path_encoded(httpserver: HTTPServer, client) -> None:
+    lore = lore_of(httpserver, client)
+    assert lore.message_url("<a/b c@x.org>").endswith("/netdev/a%2Fb%20c@x.org/")
+
+
+def test_unknown_message_is_not_found(httpserver: HTTPServer, client) -> None:
+    httpserver.expect_request("/netdev/nope@x/t.mbox.gz").respond_with_data(b"", status=404)
+    with pytest.raises(NotFound, match="404"):
+        lore_of(httpserver, client).thread("nope@x")
+
+
+def test_the_bot_wall_is_reported(httpserver: HTTPServer, client) -> None:
+    page = (b"<!doctype html><html><head><title>Making sure you&#39;re not a bot!</title>"
+            b"</head><body><script>/* proof of work */</script></body></html>")
+    httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data(
+        page, content_type="text/html")
+    with pytest.raises(Blocked, match="Anubis"):
+        lore_of(httpserver, client).raw("m1@example.org")
+
+
+def test_429_with_retry_after_then_200(httpserver: HTTPServer, client) -> None:
+    httpserver.expect_ordered_request("/netdev/m1@example.org/raw").respond_with_data(
+        "slow down", status=429, headers={"Retry-After": "7"})
+    httpserver.expect_ordered_request("/netdev/m1@example.org/raw").respond_with_data(
+        mboxrd(mail(1)))
+    (item,) = lore_of(httpserver, client).raw("m1@example.org")
+    assert isinstance(item, RawMail) and client.slept == [7.0]
+
+
+def test_500s_back_off_then_give_up(httpserver: HTTPServer, client) -> None:
+    httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data("oops", status=500)
+    with pytest.raises(FetchFailed, match="HTTP 500 after 4 attempts"):
+        lore_of(httpserver, client).raw("m1@example.org")
+    assert len(client.slept) == 3
+    # exponential bounds with full jitter: attempt k waits at most 0.5 * 2^k
+    assert all(0 <= w <= 0.5 * 2 ** k for k, w in enumerate(client.slept))
+
+
+def test_a_response_slower_than_the_timeout(httpserver: HTTPServer) -> None:
+    def slow(request: Request) -> Response:
+        time.sleep(0.3)
+        return Response(mboxrd(mail(1)))
+
+    httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_handler(slow)
+    with PoliteClient(timeout=0.1, retries=1, sleep=lambda s: None) as quick, \
+            pytest.raises(FetchFailed, match="timed out after 2 attempts"):
+        lore_of(httpserver, quick).raw("m1@example.org")
+    time.sleep(0.35)  # (the server answers the last attempt before the next test's requests)
+
+
+def test_a_truncated_gzip(httpserver: HTTPServer, client) -> None:
+    whole = gzip.compress(mboxrd(mail(1), mail(2)))
+    httpserver.expect_request("/netdev/m1@example.org/t.mbox.gz").respond_with_data(
+        whole[: len(whole) // 2], content_type="application/gzip")
+    with pytest.raises(BadInput, match="truncated"):
+        lore_of(httpserver, client).thread("m1@example.org")
+
+
+def test_a_gzip_bomb(httpserver: HTTPServer, client) -> None:
+    bomb = gzip.compress(b"\n" * (50 << 20), compresslevel=9)  # 50 MB from ~50 KB
+    httpserver.expect_request("/netdev/m1@example.org/t.mbox.gz").respond_with_data(
+        bomb, content_type="application/gzip")
+    with pytest.raises(LimitExceeded, match="decompressed .* exceeds the limit of 1,048,576"):
+        lore_of(httpserver, client, decompressed_bytes=1 << 20).thread("m1@example.org")
+
+
+def test_a_body_over_the_limit(httpserver: HTTPServer, client) -> None:
+    httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data(b"x" * 5000)
+    with pytest.raises(LimitExceeded, match="response from .* exceeds the limit of 1,000"):
+        lore_of(httpserver, client, message_bytes=1000).raw("m1@example.org")
+
+
+def test_conditional_get_from_the_cache(httpserver: HTTPServer, tmp_path) -> None:
+    def handler(request: Request) -> Response:
+        if request.headers.get("If-None-Match") == '"v1"':
+            return Response(status=304)
+        return Response(b"<feed/>", headers={"ETag": '"v1"'}, content_type="application/atom+xml")
+
+    httpserver.expect_request("/netdev/new.atom").respond_with_handler(handler)
+    with PoliteClient(cache_dir=tmp_path / "cache") as c:
+        url = httpserver.url_for("/netdev/new.atom")
+        first, second = c.get(url), c.get(url)
+    assert (first.body, first.from_cache) == (b"<feed/>", False)
+    assert (second.body, second.from_cache) == (b"<feed/>", True)
+    assert c.stats.requests == 2 and c.stats.cached == 1
+
+
+def atom(entries: list[tuple[str, datetime]]) -> bytes:
+    items = "".join(
+        f"<entry><author><name>A</name></author><title>t {mid}</title>"
+        f"<updated>{when.strftime('%Y-%m-%dT%H:%M:%SZ')}</updated>"
+        f"<link href=\"http://127.0.0.1/netdev/{mid}/\"/><id>urn:uuid:{mid}</id></entry>"
+        for mid, when in entries)
+    return (f'<?xml version="1.0" encoding="us-ascii"?><feed xmlns="http://www.w3.org/2005/Atom">'
+            f"<title>netdev</title>{items}</feed>").encode()
+
+
+def test_atom_polling_and_its_fall_back(httpserver: HTTPServer, client) -> None:
+    base = datetime(2024, 9, 2, 10, 0, tzinfo=UTC)
+    newest = [(f"n{k}@x", base + timedelta(minutes=k)) for k in range(25)]
+    # after n20's time, lore has only 4 newer: it answers with the newest 25 instead
+    httpserver.expect_request("/netdev/new.atom", query_string="t=20240902102000-").respond_with_data(
+        atom(list(reversed(newest))), content_type="application/atom+xml")
+    entries = lore_of(httpserver, client).new_since(base + timedelta(minutes=20))
+    assert [e.message_id for e in entries] == ["n21@x", "n22@x", "n23@x", "n24@x"]
+
+
+def test_ingest_a_lore_url_brings_the_thread(cli, httpserver: HTTPServer, tmp_path) -> None:
+    thread = gzip.compress(mboxrd(mail(1), mail(2)))
+    httpserver.expect_request("/netdev/m2@example.org/t.mbox.gz").respond_with_data(
+        thread, content_type="application/gzip")
+    db = tmp_path / "s.db"
+    result = cli("ingest", httpserver.url_for("/netdev/m2@example.org/"), "--db", db)
+    assert result.code == 0, result.err
+    assert "2 new" in result.out
+    httpserver.expect_request("/netdev/none@x/t.mbox.gz").respond_with_data(b"", status=404)
+    missing = cli("ingest", httpserver.url_for("/netdev/none@x/"), "--db", db)
+    assert missing.code == 2 and "not found (404)" in missing.err
