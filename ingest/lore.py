@@ -113,13 +113,21 @@ def _message_id_of(href: str) -> str:
 
 
 def thread_items(lore: Lore, entries: list[AtomEntry]) -> Iterator[RawMail | Problem]:
-    """Each new entry's thread, each thread once (a thread's later messages come with it)."""
-    fetched: set[str] = set()
+    """Each new entry's thread, each thread once: an entry whose message came in a thread
+    already fetched (a reply on the same page as its parent) costs no request."""
+    from .identity import identify
+
+    have: set[str] = set()
     for entry in entries:
-        if entry.message_id in fetched:
+        if entry.message_id in have:
             continue
-        yield from lore.thread(entry.message_id)
-        fetched.add(entry.message_id)
+        for item in lore.thread(entry.message_id):
+            if isinstance(item, RawMail):
+                mid = identify(item.data).message_id
+                if mid:
+                    have.add(mid.strip("<>"))
+            yield item
+        have.add(entry.message_id)
 
 
 def thread_of_url(url: str, client: PoliteClient, limits: Limits = DEFAULT_LIMITS

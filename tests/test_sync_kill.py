@@ -27,7 +27,7 @@ COMMAND = Path(sys.executable).with_name("patchperf")
 def served(httpserver: HTTPServer) -> tuple[Archive, dict[str, str]]:
     if not COMMAND.exists():
         pytest.skip(f"{COMMAND} is not installed (make test installs it)")
-    archive = Archive(delay=0.01)  # 10 ms a thread, as over a network
+    archive = Archive(delay=0.015)  # 15 ms a thread, as over a network
     for k in range(60):  # 60 threads of 2 messages
         archive.add(f"t{k}@x", 2 * k)
         archive.add(f"r{k}a@x", 2 * k + 1, root=f"t{k}@x")
@@ -56,8 +56,8 @@ def test_killed_syncs_lose_and_duplicate_nothing(served, tmp_path: Path) -> None
     rng = random.Random(5)
     kills = 0
     for run in range(10):
-        for k in range(40):  # mail keeps arriving: each run has threads to fetch
-            n = 1000 + 40 * run + k
+        for k in range(80):  # mail keeps arriving: each run has threads to fetch
+            n = 1000 + 80 * run + k
             archive.add(f"t{n}@x", 2 * n)
             archive.add(f"r{n}a@x", 2 * n + 1, root=f"t{n}@x")
         received = {mid: when for mid, when, _, _ in archive.messages}

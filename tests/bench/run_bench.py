@@ -26,6 +26,7 @@ sys.path.insert(0, str(HERE))
 from gen_mbox import generate  # noqa: E402
 from hostile import run as hostile_rows  # noqa: E402
 from sim import run as sim_rows  # noqa: E402
+from sync import run as sync_rows  # noqa: E402
 
 FLOOR = r"""
 import email, mailbox, sys
@@ -98,6 +99,7 @@ def main() -> int:
         ("peak RSS of (c) and (d)", f"{rss_mb:.0f} MB", "< 300 MB", rss_mb < 300),
         *hostile_rows(),
         *sim_rows(),
+        *sync_rows(),
     ]
     print(f"\nbest of {args.repeat} runs, {args.n:,} messages ({size_mb:.1f} MB), Python {sys.version.split()[0]}")
     width = max(len(r[0]) for r in rows)
