@@ -104,6 +104,32 @@ def sync_feed(store: Store, feed: Feed, client: PoliteClient, limits: Limits = D
     return result
 
 
+def sync_git(store: Store, feed: Feed, path: Path, limits: Limits = DEFAULT_LIMITS,
+             progress: Callable[[int], None] | None = None) -> FeedResult:
+    """A backfill from a clone of the list's public-inbox epochs: each epoch from its last
+    commit read (cursor `lore:LIST#git/N.git`), moved to the epoch's head once its messages
+    are committed."""
+    from .epochs import epochs, read_epoch
+
+    result = FeedResult(f"{feed.key} --git {path}")
+    try:
+        for repo in epochs(path):
+            key = f"{feed.key}#git/{repo.name}"
+            read, items = read_epoch(repo, store.get_cursor(key), limits)
+            stored = store_mails(store, items, progress)
+            result.new_rows += stored.new_rows
+            result.duplicates += stored.duplicates + stored.variants
+            result.problems += stored.problems + read.problems
+            if read.head:
+                store.set_cursor(key, read.head)
+            if read.rewritten:
+                result.problems.append(Problem(str(repo), "history was rewritten (a purge): "
+                                               "the epoch was read again from its start"))
+    except BadInput as exc:
+        result.error = str(exc)
+    return result
+
+
 @contextmanager
 def sync_lock(db_path: str | Path, wait: bool = False) -> Iterator[Path]:
     """Hold the store's sync lock; SyncLocked at once when another sync holds it (unless

@@ -290,20 +290,24 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
 @click.option("--since", default=None, metavar="DATE", help="A first run starts here instead of at the newest page.")
 @click.option("--wait", is_flag=True, help="Wait for another running sync instead of exiting.")
 @click.option("--no-analyze", is_flag=True, help="Store only; `analyze` reads the mail later.")
+@click.option("--git", "git_path", type=click.Path(file_okay=False, exists=True), default=None,
+              help="Read the list's public-inbox git epochs cloned here (a backfill) instead of HTTP.")
 @global_options
 @click.pass_context
 def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bool,
-         no_analyze: bool) -> None:
+         no_analyze: bool, git_path: str | None) -> None:
     """The cron job: each feed's new mail into the store, from its cursor (FEED: lore:LIST,
     on $PATCHPERF_LORE_URL, default https://lore.kernel.org)."""
     from corpus.refresh import analyze_rows
     from corpus.store import default_db_path
     from ingest.http import PoliteClient
-    from ingest.sync import SyncLocked, parse_feed, sync_feed, sync_lock
+    from ingest.sync import SyncLocked, parse_feed, sync_feed, sync_git, sync_lock
 
     if not feeds:
         raise click.UsageError("name the feeds to sync, e.g. `patchperf sync lore:netdev`")
     parsed = [parse_feed(f) for f in feeds]
+    if git_path and len(parsed) != 1:
+        raise click.UsageError("--git reads one list's epochs: name one feed")
     start = parse_since(since) if since else None
     limits = limits_from_env()
     settings = _settings(ctx)
@@ -316,7 +320,10 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
             for feed in parsed:
                 before = (client.stats.requests, client.stats.cached)
                 with _progress(ctx, feed.key) as tick:
-                    result = sync_feed(store, feed, client, limits, start, progress=tick)
+                    if git_path:
+                        result = sync_git(store, feed, Path(git_path), limits, progress=tick)
+                    else:
+                        result = sync_feed(store, feed, client, limits, start, progress=tick)
                 _warn(result.problems)
                 if result.new_rows and not no_analyze:
                     refreshed = analyze_rows(store, result.new_rows, limits)

@@ -23,6 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from epochs import run as epoch_rows  # noqa: E402
 from gen_mbox import generate  # noqa: E402
 from hostile import run as hostile_rows  # noqa: E402
 from sim import run as sim_rows  # noqa: E402
@@ -100,6 +101,7 @@ def main() -> int:
         *hostile_rows(),
         *sim_rows(),
         *sync_rows(),
+        *epoch_rows(),
     ]
     print(f"\nbest of {args.repeat} runs, {args.n:,} messages ({size_mb:.1f} MB), Python {sys.version.split()[0]}")
     width = max(len(r[0]) for r in rows)

@@ -1,0 +1,105 @@
+"""public-inbox v2 git epochs (issue 5): additions, a deletion, a rewritten history, several
+epochs; each message stored once, the cursor per epoch at its head."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+def mail(n: int) -> bytes:
+    return (f"From: Ana Lopes <ana@example.org>\nSubject: [PATCH net] thing {n}\n"
+            f"Date: Mon, 02 Sep 2024 10:{n % 60:02d}:00 +0000\nMessage-ID: <e{n}@example.org>\n"
+            f"\nBody {n}.\n").encode()
+
+
+def fast_import(repo: Path, commits: list[tuple[str, bytes]], *, fresh_root: bool = False) -> None:
+    """Append commits to master: ("m", raw) adds a message, ("d", raw) deletes one. With
+    `fresh_root`, master starts over (a purge that rewrote history)."""
+    existing = repo.exists()
+    if not existing:
+        subprocess.run(["git", "init", "-q", "--bare", "-b", "master", str(repo)], check=True)
+    stream = bytearray()
+    for k, (kind, raw) in enumerate(commits):
+        stream += b"commit refs/heads/master\n"
+        stream += f"committer A <a@x> {1700000000 + k} +0000\n".encode()
+        message = b"rm" if kind == "d" else b"m"
+        stream += b"data %d\n%s\n" % (len(message), message)
+        if k == 0 and existing and not fresh_root:
+            stream += b"from refs/heads/master^0\n"  # continue the branch
+        stream += b"deleteall\n"
+        stream += b"M 100644 inline %s\ndata %d\n%s\n" % (kind.encode(), len(raw), raw)
+    force = ["--force"] if fresh_root else []
+    subprocess.run(["git", "-C", str(repo), "fast-import", "--quiet", *force],
+                   input=bytes(stream), check=True)
+
+
+def stored(db: Path) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        return sorted(r[0] for r in conn.execute("SELECT message_id FROM messages"))
+
+
+def cursors(db: Path) -> dict[str, str]:
+    with sqlite3.connect(db) as conn:
+        return dict(conn.execute("SELECT feed, value FROM cursors"))
+
+
+def head(repo: Path) -> str:
+    return subprocess.run(["git", "-C", str(repo), "rev-parse", "master"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+@pytest.fixture
+def clone(tmp_path: Path) -> Path:
+    root = tmp_path / "netdev"
+    (root / "git").mkdir(parents=True)
+    return root
+
+
+def test_additions_deletion_and_more(cli, clone: Path, tmp_path: Path) -> None:
+    epoch = clone / "git" / "0.git"
+    fast_import(epoch, [("m", mail(1)), ("m", mail(2)), ("d", mail(2)), ("m", mail(3))])
+    db = tmp_path / "s.db"
+    first = cli("sync", "lore:netdev", "--git", clone, "--db", db)
+    assert first.code == 0, first.err
+    assert stored(db) == ["e1@example.org", "e2@example.org", "e3@example.org"]
+    assert cursors(db) == {"lore:netdev#git/0.git": head(epoch)}
+
+    fast_import(epoch, [("m", mail(4)), ("m", mail(5))])
+    second = cli("sync", "lore:netdev", "--git", clone, "--db", db)
+    assert "2 new, 0 already stored" in second.out
+    assert stored(db) == [f"e{n}@example.org" for n in range(1, 6)]
+
+
+def test_a_rewritten_history_is_read_again(cli, clone: Path, tmp_path: Path) -> None:
+    epoch = clone / "git" / "0.git"
+    fast_import(epoch, [("m", mail(n)) for n in (1, 2, 3)])
+    db = tmp_path / "s.db"
+    assert cli("sync", "lore:netdev", "--git", clone, "--db", db).code == 0
+    # a purge: message 2 is gone from a history rebuilt from its root, and 4 arrived
+    fast_import(epoch, [("m", mail(n)) for n in (1, 3, 4)], fresh_root=True)
+    again = cli("sync", "lore:netdev", "--git", clone, "--db", db)
+    assert again.code == 0, again.err
+    assert "history was rewritten" in again.err
+    assert "1 new, 2 already stored" in again.out
+    assert stored(db) == [f"e{n}@example.org" for n in (1, 2, 3, 4)]  # nothing stored is lost
+    assert cursors(db)["lore:netdev#git/0.git"] == head(epoch)
+
+
+def test_epochs_in_order(cli, clone: Path, tmp_path: Path) -> None:
+    fast_import(clone / "git" / "1.git", [("m", mail(3))])
+    fast_import(clone / "git" / "0.git", [("m", mail(1)), ("m", mail(2))])
+    db = tmp_path / "s.db"
+    result = cli("sync", "lore:netdev", "--git", clone, "--db", db)
+    assert result.code == 0 and "3 new" in result.out
+    assert set(cursors(db)) == {"lore:netdev#git/0.git", "lore:netdev#git/1.git"}
+
+
+def test_not_an_epoch_clone(cli, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = cli("sync", "lore:netdev", "--git", empty, "--db", tmp_path / "s.db")
+    assert result.code == 1 and "no public-inbox epochs" in result.err
