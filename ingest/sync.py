@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from analyze.errors import BadInput, PatchperfError, UsageError
@@ -31,8 +31,8 @@ from .http import FetchFailed, PoliteClient
 from .lore import Lore, thread_items
 from .run import store_mails
 
-DEFAULT_LORE = "https://lore.kernel.org"
-KINDS = ("lore",)
+DEFAULT_URLS = {"lore": "https://lore.kernel.org", "openwall": "https://lists.openwall.net"}
+KINDS = tuple(DEFAULT_URLS)
 
 
 class SyncLocked(PatchperfError):
@@ -57,9 +57,10 @@ def parse_feed(spec: str, environ: Mapping[str, str] | None = None) -> Feed:
     if kind not in KINDS or not name or "/" in name or not name.replace("-", "").replace(".", "").isalnum():
         raise UsageError(f"{spec!r}: not a feed (expected {' or '.join(k + ':LIST' for k in KINDS)},"
                          " e.g. lore:netdev)")
-    base = env.get("PATCHPERF_LORE_URL", DEFAULT_LORE)
+    variable = f"PATCHPERF_{kind.upper()}_URL"
+    base = env.get(variable, DEFAULT_URLS[kind])
     if not base.startswith(("http://", "https://")):
-        raise UsageError(f"PATCHPERF_LORE_URL={base!r}: expected an http(s) URL")
+        raise UsageError(f"{variable}={base!r}: expected an http(s) URL")
     return Feed(kind, name, base)
 
 
@@ -99,6 +100,35 @@ def sync_feed(store: Store, feed: Feed, client: PoliteClient, limits: Limits = D
             result.threads += len({e.message_id for e in entries})
             after = max(e.received for e in entries)
             store.set_cursor(feed.key, after.isoformat())
+    except (FetchFailed, BadInput) as exc:
+        result.error = str(exc)
+    return result
+
+
+def sync_openwall(store: Store, feed: Feed, client: PoliteClient,
+                  limits: Limits = DEFAULT_LIMITS, since: datetime | None = None,
+                  today: date | None = None,
+                  progress: Callable[[int], None] | None = None) -> FeedResult:
+    """Openwall's days from the cursor's (yesterday's at the latest: a day grows after it
+    was read) to today, a day at a time: its new messages committed, then the cursor."""
+    from .openwall import Openwall, next_cursor, parse_cursor, read_days
+
+    result = FeedResult(feed.key)
+    today = today or datetime.now(UTC).date()
+    seen = parse_cursor(store.get_cursor(feed.key))
+    first = min([date.fromisoformat(d) for d in seen] or [since.date() if since else today])
+    first = min(first, today - timedelta(days=1)) if seen else first
+    site = Openwall(client, feed.base_url, feed.name, limits)
+    try:
+        for day, items in read_days(site, seen, first, today):
+            stored = store_mails(store, items, progress)
+            result.new_rows += stored.new_rows
+            result.duplicates += stored.duplicates + stored.variants
+            result.problems += stored.problems
+            result.threads += len(items)
+            value = next_cursor(seen, day, items)
+            store.set_cursor(feed.key, value)
+            seen = parse_cursor(value)
     except (FetchFailed, BadInput) as exc:
         result.error = str(exc)
     return result

@@ -301,7 +301,7 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
     from corpus.refresh import analyze_rows
     from corpus.store import default_db_path
     from ingest.http import PoliteClient
-    from ingest.sync import SyncLocked, parse_feed, sync_feed, sync_git, sync_lock
+    from ingest.sync import SyncLocked, parse_feed, sync_feed, sync_git, sync_lock, sync_openwall
 
     if not feeds:
         raise click.UsageError("name the feeds to sync, e.g. `patchperf sync lore:netdev`")
@@ -322,6 +322,8 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
                 with _progress(ctx, feed.key) as tick:
                     if git_path:
                         result = sync_git(store, feed, Path(git_path), limits, progress=tick)
+                    elif feed.kind == "openwall":
+                        result = sync_openwall(store, feed, client, limits, start, progress=tick)
                     else:
                         result = sync_feed(store, feed, client, limits, start, progress=tick)
                 _warn(result.problems)

@@ -1,0 +1,137 @@
+"""lists.openwall.net: month → day → message pages (SOURCES.md), each message rebuilt from
+its page (headers in the page's fixed order, the body, attachments fetched by their links).
+
+Day and N are delivery order, not the Date header, so a day can grow after it was read: the
+cursor keeps the last N read for the last two days read, and every run lists those days
+again and reads only their new N. Openwall pages carry no In-Reply-To; the store joins them
+to lore's copies by Message-ID.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import date, timedelta
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import compat32
+from typing import Any
+from urllib.parse import urljoin
+
+from analyze.errors import BadInput
+from analyze.limits import DEFAULT_LIMITS, Limits
+from analyze.model import Problem
+
+from .http import PoliteClient
+from .page_html import parse_openwall_html
+from .pages import render_mail
+from .raw import RawMail
+
+_DAY_LINK = re.compile(r"(\d{1,2})/")
+_MESSAGE_LINK = re.compile(r"\d{1,6}")
+_ATTACHMENT = re.compile(r'(?:View|Download) attachment "([^"]*)"')
+MAX_ATTACHMENTS = 20
+
+
+class Openwall:
+    def __init__(self, client: PoliteClient, base_url: str, name: str,
+                 limits: Limits = DEFAULT_LIMITS) -> None:
+        self.client = client
+        self.base = base_url.rstrip("/")
+        self.name = name
+        self.limits = limits
+
+    def _soup(self, url: str) -> tuple[Any, bytes]:
+        from bs4 import BeautifulSoup
+
+        body = self.client.get(url, max_body=self.limits.page_bytes).body
+        return BeautifulSoup(body, "lxml", from_encoding="utf-8"), body
+
+    def days(self, year: int, month: int) -> list[int]:
+        """The days of a month that have messages."""
+        soup, _ = self._soup(f"{self.base}/{self.name}/{year:04d}/{month:02d}/")
+        return sorted({int(m.group(1)) for a in soup.find_all("a", href=True)
+                       if (m := _DAY_LINK.fullmatch(a["href"]))})
+
+    def messages(self, day: date) -> list[int]:
+        """The message numbers of a day, in delivery order."""
+        soup, _ = self._soup(self._day_url(day))
+        return sorted({int(a["href"]) for a in soup.find_all("a", href=True)
+                       if _MESSAGE_LINK.fullmatch(a["href"])})
+
+    def message(self, day: date, n: int) -> RawMail:
+        """A message rebuilt from its page, with the attachments its links lead to."""
+        url = f"{self._day_url(day)}{n}"
+        soup, body = self._soup(url)
+        page = parse_openwall_html(body)
+        links = [(m.group(1), urljoin(url, a["href"])) for a in soup.find_all("a", href=True)
+                 if (m := _ATTACHMENT.search(a.get_text(" ", strip=True)))
+                 and a.get_text(strip=True).startswith("Download")]
+        text = render_mail(page.__class__(page.headers, page.body, ()))
+        if not links:
+            return RawMail(render_mail(page), url, "openwall-html")
+        return RawMail(self._with_attachments(text, links[:MAX_ATTACHMENTS]), url, "openwall-html")
+
+    def _with_attachments(self, text: bytes, links: list[tuple[str, str]]) -> bytes:
+        """The page's text as the first part of a multipart/mixed message, each attachment
+        (bounded like a message) after it."""
+        plain = BytesParser(policy=compat32).parsebytes(text)
+        mail = EmailMessage()
+        for name, value in plain.items():
+            if name.lower() not in ("mime-version", "content-type", "content-transfer-encoding"):
+                mail[name] = value
+        payload = plain.get_payload(decode=True)
+        mail.set_content(payload.decode("utf-8", "replace") if isinstance(payload, bytes) else "")
+        for name, link in links:
+            data = self.client.get(link, max_body=self.limits.message_bytes).body
+            safe = re.sub(r"[^\w.+-]", "_", name)[:100] or "attachment"  # never a path
+            mail.add_attachment(data, maintype="application", subtype="octet-stream",
+                                filename=safe)
+        return bytes(mail)
+
+    def _day_url(self, day: date) -> str:
+        return f"{self.base}/{self.name}/{day.year:04d}/{day.month:02d}/{day.day:02d}/"
+
+
+def read_days(openwall: Openwall, seen: dict[str, int], first: date, today: date
+              ) -> Iterator[tuple[date, list[RawMail | Problem]]]:
+    """Each day from `first` to `today` with its messages not yet read (`seen`: the last N
+    read on a day), a day at a time so the caller commits before moving the cursor."""
+    months: dict[tuple[int, int], list[int]] = {}
+    day = first
+    while day <= today:
+        key = (day.year, day.month)
+        if key not in months:
+            months[key] = openwall.days(*key)
+        if day.day in months[key]:
+            last = seen.get(day.isoformat(), 0)
+            items: list[RawMail | Problem] = []
+            for n in openwall.messages(day):
+                if n <= last:
+                    continue
+                try:
+                    items.append(openwall.message(day, n))
+                except BadInput as exc:
+                    items.append(Problem(f"{openwall._day_url(day)}{n}", str(exc)))
+            yield day, items
+        day += timedelta(days=1)
+
+
+def parse_cursor(value: str | None) -> dict[str, int]:
+    if not value:
+        return {}
+    try:
+        found = json.loads(value)
+    except ValueError:
+        return {}
+    return {k: int(v) for k, v in found.items() if isinstance(v, int)} if isinstance(found, dict) else {}
+
+
+def next_cursor(seen: dict[str, int], day: date, items: list[RawMail | Problem]) -> str:
+    """The last two days read, each with the last N read (from the message URLs)."""
+    numbers = [int(i.origin.rsplit("/", 1)[1]) for i in items if i.origin.rsplit("/", 1)[1].isdigit()]
+    seen = dict(seen)
+    seen[day.isoformat()] = max([seen.get(day.isoformat(), 0), *numbers])
+    kept = dict(sorted(seen.items())[-2:])
+    return json.dumps(kept, sort_keys=True)
