@@ -15,6 +15,7 @@ the kernel when a process dies, so a killed run never leaves it held).
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -31,7 +32,8 @@ from .http import FetchFailed, PoliteClient
 from .lore import Lore, thread_items
 from .run import store_mails
 
-DEFAULT_URLS = {"lore": "https://lore.kernel.org", "openwall": "https://lists.openwall.net"}
+DEFAULT_URLS = {"lore": "https://lore.kernel.org", "openwall": "https://lists.openwall.net",
+                "patchwork": "https://patchwork.kernel.org"}
 KINDS = tuple(DEFAULT_URLS)
 
 
@@ -70,6 +72,7 @@ class FeedResult:
     new_rows: list[int] = field(default_factory=list)
     duplicates: int = 0
     threads: int = 0
+    checks: int = 0  # Patchwork's CI results seen (kept beside ours: a later step)
     problems: list[Problem] = field(default_factory=list)
     error: str | None = None  # the feed stopped here; its cursor is where it was committed
 
@@ -129,6 +132,42 @@ def sync_openwall(store: Store, feed: Feed, client: PoliteClient,
             value = next_cursor(seen, day, items)
             store.set_cursor(feed.key, value)
             seen = parse_cursor(value)
+    except (FetchFailed, BadInput) as exc:
+        result.error = str(exc)
+    return result
+
+
+def sync_patchwork(store: Store, feed: Feed, client: PoliteClient,
+                   limits: Limits = DEFAULT_LIMITS, since: datetime | None = None,
+                   progress: Callable[[int], None] | None = None) -> FeedResult:
+    """Patchwork's events from the cursor: each series-completed or patch-created event's
+    mbox stored, then the cursor (the last event's date and id) moved past it. A first run
+    without --since starts from now (Patchwork's history is lore's too)."""
+    from .patchwork import Patchwork
+
+    result = FeedResult(feed.key)
+    cursor = json.loads(store.get_cursor(feed.key) or "{}")
+    start = cursor.get("since") or (since or datetime.now(UTC)).astimezone(UTC).strftime(
+        "%Y-%m-%dT%H:%M:%S")
+    last_id = int(cursor.get("last_id", 0))
+    site = Patchwork(client, feed.base_url, feed.name, limits)
+    fetched: set[str] = set()
+    try:
+        for event in site.events(start):
+            if event.id <= last_id:
+                continue  # `since` is inclusive: the last run's last events come back
+            if event.category in ("series-completed", "patch-created") and event.mbox \
+                    and event.mbox not in fetched:
+                stored = store_mails(store, site.mbox(event.mbox), progress)
+                result.new_rows += stored.new_rows
+                result.duplicates += stored.duplicates + stored.variants
+                result.problems += stored.problems
+                result.threads += 1
+                fetched.add(event.mbox)
+            elif event.category == "check-created":
+                result.checks += 1
+            last_id = event.id
+            store.set_cursor(feed.key, json.dumps({"since": event.date, "last_id": event.id}))
     except (FetchFailed, BadInput) as exc:
         result.error = str(exc)
     return result

@@ -301,7 +301,15 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
     from corpus.refresh import analyze_rows
     from corpus.store import default_db_path
     from ingest.http import PoliteClient
-    from ingest.sync import SyncLocked, parse_feed, sync_feed, sync_git, sync_lock, sync_openwall
+    from ingest.sync import (
+        SyncLocked,
+        parse_feed,
+        sync_feed,
+        sync_git,
+        sync_lock,
+        sync_openwall,
+        sync_patchwork,
+    )
 
     if not feeds:
         raise click.UsageError("name the feeds to sync, e.g. `patchperf sync lore:netdev`")
@@ -324,6 +332,8 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
                         result = sync_git(store, feed, Path(git_path), limits, progress=tick)
                     elif feed.kind == "openwall":
                         result = sync_openwall(store, feed, client, limits, start, progress=tick)
+                    elif feed.kind == "patchwork":
+                        result = sync_patchwork(store, feed, client, limits, start, progress=tick)
                     else:
                         result = sync_feed(store, feed, client, limits, start, progress=tick)
                 _warn(result.problems)

@@ -1,0 +1,96 @@
+"""Patchwork's events across three pages (issue 5, acceptance 1): Link-header paging, the
+series' mbox fetched once, check events counted, the cursor by event id."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from analyze.limits import Limits
+from corpus.store import Store
+from ingest.http import PoliteClient
+from ingest.patchwork import _next_link
+from ingest.sync import parse_feed, sync_patchwork
+
+
+def mbox(*ns: int) -> bytes:
+    return b"".join(
+        b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+        + (f"From: A <a@x>\nSubject: [PATCH net {k}/2] thing\nDate: Mon, 02 Sep 2024 10:00:00 +0000\n"
+           f"Message-ID: <pw{k}@x>\n\nBody.\n\n").encode() for k in ns)
+
+
+class Server:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.events = [
+            {"id": 1, "category": "patch-created", "date": "2024-09-02T10:00:00",
+             "payload": {"patch": {"id": 11, "mbox": f"{base}/patch/11/mbox/"}}},
+            {"id": 2, "category": "check-created", "date": "2024-09-02T10:01:00",
+             "payload": {"check": {"state": "success"}, "patch": {"id": 11}}},
+            {"id": 3, "category": "series-completed", "date": "2024-09-02T10:02:00",
+             "payload": {"series": {"id": 7, "mbox": f"{base}/series/7/mbox/"}}},
+            {"id": 4, "category": "series-completed", "date": "2024-09-02T10:02:00",
+             "payload": {"series": {"id": 7, "mbox": f"{base}/series/7/mbox/"}}},
+            {"id": 5, "category": "cover-created", "date": "2024-09-02T10:03:00", "payload": {}},
+        ]
+        self.requests: list[str] = []
+
+    def handle(self, request: Request) -> Response:
+        self.requests.append(request.path)
+        if request.path == "/api/1.3/events/":
+            since = request.args.get("since", "")
+            page = int(request.args.get("page", "1"))
+            chosen = [e for e in self.events if e["date"] >= since]
+            rows = chosen[(page - 1) * 2: page * 2]  # two a page: three pages for five
+            headers = {}
+            if page * 2 < len(chosen):
+                headers["Link"] = (f'<{self.base}/api/1.3/events/?since={since}&page={page + 1}>; '
+                                   'rel="next"')
+            return Response(json.dumps(rows), headers=headers, content_type="application/json")
+        if request.path == "/patch/11/mbox/":
+            return Response(mbox(1))
+        if request.path == "/series/7/mbox/":
+            return Response(mbox(1, 2))
+        return Response(b"", status=404)
+
+
+@pytest.fixture
+def server(httpserver: HTTPServer) -> Server:
+    found = Server(httpserver.url_for("/").rstrip("/"))
+    httpserver.expect_request(re.compile(".*")).respond_with_handler(found.handle)
+    return found
+
+
+def test_events_across_three_pages(server: Server, tmp_path: Path) -> None:
+    feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
+    db = tmp_path / "s.db"
+    with Store.open(db) as store, PoliteClient() as client:
+        result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
+        assert result.error is None
+        assert (len(result.new_rows), result.duplicates, result.checks) == (2, 1, 1)
+        assert server.requests.count("/api/1.3/events/") == 3
+        assert server.requests.count("/series/7/mbox/") == 1  # two events, one fetch
+        server.requests.clear()
+        again = sync_patchwork(store, feed, client, Limits())
+    assert again.new_rows == [] and again.threads == 0  # nothing after event 5
+    assert "/series/7/mbox/" not in server.requests
+    with sqlite3.connect(db) as conn:
+        assert sorted(r[0] for r in conn.execute("SELECT message_id FROM messages")) == [
+            "pw1@x", "pw2@x"]
+        (cursor,) = conn.execute("SELECT value FROM cursors WHERE feed='patchwork:netdevbpf'").fetchone()
+    assert json.loads(cursor) == {"since": "2024-09-02T10:03:00", "last_id": 5}
+
+
+def test_link_header() -> None:
+    assert _next_link('<https://p/a?page=2>; rel="next", <https://p/a?page=9>; rel="last"') == \
+        "https://p/a?page=2"
+    assert _next_link('<https://p/a?page=1>; rel="prev"') is None
+    assert _next_link("") is None
