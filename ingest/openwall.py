@@ -65,9 +65,11 @@ class Openwall:
         url = f"{self._day_url(day)}{n}"
         soup, body = self._soup(url)
         page = parse_openwall_html(body)
-        links = [(m.group(1), urljoin(url, a["href"])) for a in soup.find_all("a", href=True)
+        links = [(m.group(1), link) for a in soup.find_all("a", href=True)
                  if (m := _ATTACHMENT.search(a.get_text(" ", strip=True)))
-                 and a.get_text(strip=True).startswith("Download")]
+                 and a.get_text(strip=True).startswith("Download")
+                 # an attachment of this message: under its URL, never another site
+                 and (link := urljoin(url, a["href"])).startswith(url + "/")]
         text = render_mail(page.__class__(page.headers, page.body, ()))
         if not links:
             return RawMail(render_mail(page), url, "openwall-html")

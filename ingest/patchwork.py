@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from analyze.errors import BadInput
 from analyze.limits import DEFAULT_LIMITS, Limits
@@ -64,9 +64,15 @@ class Patchwork:
                 if event is not None:
                     yield event
             url = _next_link(response.headers.get("link", ""))
+            if url and urlsplit(url).netloc != urlsplit(self.base).netloc:
+                raise BadInput(f"{url}: a next page off {urlsplit(self.base).netloc}: not followed")
             pages += 1
 
     def mbox(self, url: str) -> list[RawMail | Problem]:
+        """An mbox the events point to, on Patchwork's own host only: a URL taken from a
+        response is never followed elsewhere."""
+        if urlsplit(url).netloc != urlsplit(self.base).netloc or not url.startswith(("http://", "https://")):
+            raise BadInput(f"{url}: an mbox link off {urlsplit(self.base).netloc}: not followed")
         body = self.client.get(url, conditional=False).body
         return list(iter_mboxrd(io.BytesIO(body), url, self.limits))
 

@@ -57,7 +57,10 @@ class Site:
         if len(parts) == 6:
             return Response(b"perf.data\x00\x01 binary", content_type="application/octet-stream")
         attachments = ('<a href="2/1">View attachment "perf.txt"</a> '
-                       '<a href="2/1">Download attachment "perf.txt"</a>') if n == 2 else ""
+                       '<a href="2/1">Download attachment "perf.txt"</a> '
+                       # a link off the message, and off the site: never followed
+                       '<a href="http://127.0.0.2:9/x">Download attachment "../../evil"</a>'
+                       ) if n == 2 else ""
         page = TEMPLATE.format(subject=f"[PATCH net] thing {day.day}-{n}", mid=f"ow{day.day}-{n}",
                                n=n, attachments=attachments)
         return Response(page, content_type="text/html; charset=utf-8")

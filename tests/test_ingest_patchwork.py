@@ -94,3 +94,11 @@ def test_link_header() -> None:
         "https://p/a?page=2"
     assert _next_link('<https://p/a?page=1>; rel="prev"') is None
     assert _next_link("") is None
+
+
+def test_links_off_the_site_are_not_followed(server: Server, tmp_path: Path) -> None:
+    server.events[2]["payload"]["series"]["mbox"] = "http://169.254.169.254/latest/meta-data/"
+    feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
+    with Store.open(tmp_path / "s.db") as store, PoliteClient() as client:
+        result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
+    assert result.error is not None and "not followed" in result.error
