@@ -59,14 +59,19 @@ def _git(repo: Path, *args: str) -> str:
                               check=False, timeout=600)
     except FileNotFoundError:
         raise BadInput("the git program is needed to read epochs and is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise BadInput(f"{repo}: git {args[0]} took over 10 minutes") from None
     if done.returncode != 0:
         raise BadInput(f"{repo}: git {args[0]} failed: {done.stderr.strip()[:200]}")
     return done.stdout
 
 
 def _behind(repo: Path, commit: str, head: str) -> bool:
-    done = subprocess.run(["git", "-C", str(repo), "merge-base", "--is-ancestor", commit, head],
-                          capture_output=True, check=False)
+    try:
+        done = subprocess.run(["git", "-C", str(repo), "merge-base", "--is-ancestor", commit, head],
+                              capture_output=True, check=False, timeout=600)
+    except subprocess.TimeoutExpired:
+        raise BadInput(f"{repo}: git merge-base took over 10 minutes") from None
     return done.returncode == 0
 
 
@@ -107,7 +112,9 @@ def _blobs(repo: Path, commits: list[str], read: EpochRead,
                 raise BadInput(f"{origin}: git cat-file answered {header!r}")
             size = int(header[2])
             if size > limits.message_bytes:
-                process.stdout.read(size + 1)
+                left = size + 1
+                while left > 0:  # skipped a megabyte at a time, never held
+                    left -= len(process.stdout.read(min(left, 1 << 20)) or b"x" * left)
                 read.problems.append(Problem(origin, str(LimitExceeded("message", limits.message_bytes))))
                 continue
             data = process.stdout.read(size)

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
@@ -39,6 +39,7 @@ USER_AGENT = f"patchperf/{VERSION} (+https://github.com/patchperf/patchperf)"
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 MAX_BODY = 64 << 20  # a t.mbox.gz of a long thread is a few MB; an archive page far less
 ANUBIS_TITLE = "Making sure you're not a bot!"
+MAX_REDIRECTS = 5
 
 
 class FetchFailed(PatchperfError):
@@ -90,8 +91,10 @@ class PoliteClient:
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
     ) -> None:
-        self._client = httpx.Client(timeout=timeout, follow_redirects=True, max_redirects=5,
+        # redirects are followed here, by hand: only on the same scheme and host
+        self._client = httpx.Client(timeout=timeout, follow_redirects=False,
                                     headers={"User-Agent": user_agent})
+        self.deadline = max(60.0, 4 * timeout)  # a whole response, however it trickles in
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
         self.max_retry_after, self.max_body = max_retry_after, max_body
         self.per_host = per_host
@@ -138,6 +141,23 @@ class PoliteClient:
     def _send(self, method: str, url: str, *, headers: Mapping[str, str] | None = None,
               data: Mapping[str, str] | None = None, max_body: int | None = None,
               allow_not_modified: bool = False) -> Response:
+        for _ in range(MAX_REDIRECTS + 1):
+            response = self._send_once(method, url, headers=headers, data=data,
+                                       max_body=max_body, allow_not_modified=allow_not_modified)
+            if response.status not in (301, 302, 303, 307, 308):
+                return response
+            target = urljoin(url, response.headers.get("location", ""))
+            here, there = urlsplit(url), urlsplit(target)
+            if (here.scheme, here.netloc) != (there.scheme, there.netloc):
+                raise FetchFailed(f"{url}: redirected to {target}, off the site: not followed")
+            url = target
+            if response.status == 303:
+                method, data = "GET", None
+        raise FetchFailed(f"{url}: more than {MAX_REDIRECTS} redirects")
+
+    def _send_once(self, method: str, url: str, *, headers: Mapping[str, str] | None = None,
+                   data: Mapping[str, str] | None = None, max_body: int | None = None,
+                   allow_not_modified: bool = False) -> Response:
         limit = self.max_body if max_body is None else max_body
         host = urlsplit(url).netloc
         attempt = 0
@@ -151,11 +171,11 @@ class PoliteClient:
                     failure = None
                 except httpx.TimeoutException:
                     failure, status, got_headers, body = "timed out", 0, {}, b""
-                except httpx.TooManyRedirects:
-                    raise FetchFailed(f"{url}: too many redirects") from None
                 except httpx.TransportError as exc:
                     failure, status, got_headers, body = (
                         f"connection failed ({type(exc).__name__})", 0, {}, b"")
+                except httpx.HTTPError as exc:  # a body that cannot be decoded, a bad URL
+                    raise FetchFailed(f"{url}: {type(exc).__name__}: {exc}") from None
             if failure is None and status not in RETRY_STATUS:
                 break
             if attempt >= self.retries:
@@ -170,6 +190,8 @@ class PoliteClient:
             raise NotFound(f"{url}: not found (404)")
         if status == 304 and allow_not_modified:
             return Response(url, status, got_headers, b"")
+        if status in (301, 302, 303, 307, 308) and got_headers.get("location"):
+            return Response(url, status, got_headers, b"")
         if not 200 <= status < 300:
             raise FetchFailed(f"{url}: HTTP {status}")
         return Response(url, status, got_headers, body)
@@ -179,12 +201,15 @@ class PoliteClient:
         with self._client.stream(method, url, headers=headers, data=data) as response:
             chunks: list[bytes] = []
             size = 0
+            deadline = time.monotonic() + self.deadline
             # decoded bytes (a Content-Encoding is undone by httpx chunk by chunk), counted
             # as they come: a body past the limit is never held whole
             for chunk in response.iter_bytes():
                 size += len(chunk)
                 if size > limit:
                     raise LimitExceeded(f"response from {url}", limit)
+                if time.monotonic() > deadline:  # each read was in time, the whole is not
+                    raise httpx.ReadTimeout(f"{url}: the response took over {self.deadline:.0f} s")
                 chunks.append(chunk)
             got = {k.lower(): v for k, v in response.headers.items()}
             return response.status_code, got, b"".join(chunks)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import quote, unquote, urlsplit
 
 from analyze.errors import BadInput, LimitExceeded
@@ -21,7 +21,7 @@ from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
 
 from .gz import open_gunzip
-from .http import PoliteClient
+from .http import NotFound, PoliteClient
 from .mboxrd import iter_mboxrd
 from .raw import RawMail
 
@@ -67,23 +67,29 @@ class Lore:
         except BadInput as exc:  # a truncated or corrupt gzip: the file's fault, said once
             raise BadInput(f"{url}: {exc}") from None
 
-    def new_since(self, after: datetime | None) -> list[AtomEntry]:
-        """Entries received after `after` (the newest page when None), oldest first."""
+    def new_since(self, after: datetime | None, read_at: frozenset[str] = frozenset()
+                  ) -> list[AtomEntry]:
+        """Entries received after `after` (the newest page when None), oldest first. The
+        feed's times are to the second: the query starts a second early, and entries of
+        that very second are new unless `read_at` (the ids already read at `after`) has them."""
         url = f"{self.base}/{self.inbox}/new.atom"
         if after is not None:
-            url += "?t=" + after.astimezone(UTC).strftime("%Y%m%d%H%M%S") + "-"
-        entries = parse_atom(self.client.get(url, conditional=after is None).body, url)
+            url += "?t=" + (after - timedelta(seconds=1)).astimezone(UTC).strftime("%Y%m%d%H%M%S") + "-"
+        entries = parse_atom(self.client.get(url, conditional=after is None).body, url, self.inbox)
         seen: set[str] = set()
         fresh = []
         for entry in sorted(entries, key=lambda e: e.received):
-            if entry.message_id in seen or (after is not None and entry.received <= after):
+            if entry.message_id in seen:
+                continue
+            if after is not None and (entry.received < after or (
+                    entry.received == after and entry.message_id in read_at)):
                 continue  # the fall-back to the newest 25 repeats what we have
             seen.add(entry.message_id)
             fresh.append(entry)
         return fresh
 
 
-def parse_atom(body: bytes, origin: str) -> list[AtomEntry]:
+def parse_atom(body: bytes, origin: str, inbox: str = "") -> list[AtomEntry]:
     """The entries of a public-inbox Atom feed: Message-ID from each entry's link."""
     from lxml import etree
 
@@ -96,20 +102,26 @@ def parse_atom(body: bytes, origin: str) -> list[AtomEntry]:
     for entry in root.iter(f"{_ATOM}entry"):
         link = entry.find(f"{_ATOM}link")
         updated = entry.findtext(f"{_ATOM}updated") or ""
-        mid = _message_id_of(link.get("href", "") if link is not None else "")
+        mid = _message_id_of(link.get("href", "") if link is not None else "", inbox)
         try:
             received = datetime.fromisoformat(updated.replace("Z", "+00:00"))
-        except ValueError:
-            continue
+            if received.tzinfo is None:
+                received = received.replace(tzinfo=UTC)  # public-inbox writes UTC
+            received.astimezone(UTC)
+        except (ValueError, OverflowError):
+            continue  # an entry without a usable time cannot be placed: skipped
         if mid:
             out.append(AtomEntry(mid, received, entry.findtext(f"{_ATOM}title") or ""))
     return out
 
 
-def _message_id_of(href: str) -> str:
-    """`https://lore.kernel.org/netdev/20240101.123-1-a@b.c/` → `20240101.123-1-a@b.c`."""
+def _message_id_of(href: str, inbox: str = "") -> str:
+    """`https://lore.kernel.org/netdev/20240101.123-1-a@b.c/` → `20240101.123-1-a@b.c`: the
+    segment after the list's name (a mirror may serve lists under a sub-path)."""
     parts = [p for p in urlsplit(href).path.split("/") if p]
-    return unquote(parts[1]) if len(parts) >= 2 else ""
+    if inbox in parts and parts.index(inbox) + 1 < len(parts):
+        return unquote(parts[parts.index(inbox) + 1])
+    return unquote(parts[-1]) if parts else ""
 
 
 def thread_items(lore: Lore, entries: list[AtomEntry]) -> Iterator[RawMail | Problem]:
@@ -121,7 +133,15 @@ def thread_items(lore: Lore, entries: list[AtomEntry]) -> Iterator[RawMail | Pro
     for entry in entries:
         if entry.message_id in have:
             continue
-        for item in lore.thread(entry.message_id):
+        try:
+            thread = lore.thread(entry.message_id)
+        except (NotFound, BadInput) as exc:
+            # this message's trouble (gone, too big, a broken gzip), not the feed's: reported,
+            # and the feed goes on (transport errors, 5xx and the bot wall stop it)
+            yield Problem(lore.message_url(entry.message_id), str(exc))
+            have.add(entry.message_id)
+            continue
+        for item in thread:
             if isinstance(item, RawMail):
                 mid = identify(item.data).message_id
                 if mid:

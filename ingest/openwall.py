@@ -9,13 +9,12 @@ to lore's copies by Message-ID.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 from collections.abc import Iterator
 from datetime import date, timedelta
-from email.message import EmailMessage
-from email.parser import BytesParser
-from email.policy import compat32
 from typing import Any
 from urllib.parse import urljoin
 
@@ -23,8 +22,9 @@ from analyze.errors import BadInput
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
 
-from .http import PoliteClient
+from .http import NotFound, PoliteClient
 from .page_html import parse_openwall_html
+from .page_text import PageMail
 from .pages import render_mail
 from .raw import RawMail
 
@@ -70,27 +70,34 @@ class Openwall:
                  and a.get_text(strip=True).startswith("Download")
                  # an attachment of this message: under its URL, never another site
                  and (link := urljoin(url, a["href"])).startswith(url + "/")]
-        text = render_mail(page.__class__(page.headers, page.body, ()))
         if not links:
             return RawMail(render_mail(page), url, "openwall-html")
-        return RawMail(self._with_attachments(text, links[:MAX_ATTACHMENTS]), url, "openwall-html")
+        return RawMail(self._with_attachments(page, links[:MAX_ATTACHMENTS]), url, "openwall-html")
 
-    def _with_attachments(self, text: bytes, links: list[tuple[str, str]]) -> bytes:
+    def _with_attachments(self, page: PageMail, links: list[tuple[str, str]]) -> bytes:
         """The page's text as the first part of a multipart/mixed message, each attachment
-        (bounded like a message) after it."""
-        plain = BytesParser(policy=compat32).parsebytes(text)
-        mail = EmailMessage()
-        for name, value in plain.items():
-            if name.lower() not in ("mime-version", "content-type", "content-transfer-encoding"):
-                mail[name] = value
-        payload = plain.get_payload(decode=True)
-        mail.set_content(payload.decode("utf-8", "replace") if isinstance(payload, bytes) else "")
+        (bounded like a message) after it. Headers are written as the page shows them
+        (the text part is rebuilt by render_mail, so they need no parsing here)."""
+        text = render_mail(PageMail(page.headers, page.body, ()))
+        head, _, body = text.partition(b"\n\n")
+        boundary = "patchperf-" + hashlib.sha256(text).hexdigest()[:24]
+        kept = [line for line in head.split(b"\n") if not line.lower().startswith(
+            (b"mime-version:", b"content-type:", b"content-transfer-encoding:"))]
+        parts = [b"\n".join(kept), b"MIME-Version: 1.0",
+                 f'Content-Type: multipart/mixed; boundary="{boundary}"'.encode(), b"",
+                 f"--{boundary}".encode(),
+                 b"Content-Type: text/plain; charset=utf-8", b"Content-Transfer-Encoding: 8bit", b"",
+                 body]
         for name, link in links:
             data = self.client.get(link, max_body=self.limits.message_bytes).body
-            safe = re.sub(r"[^\w.+-]", "_", name)[:100] or "attachment"  # never a path
-            mail.add_attachment(data, maintype="application", subtype="octet-stream",
-                                filename=safe)
-        return bytes(mail)
+            safe = re.sub(r"[^\w.+-]", "_", name)[:100].lstrip(".") or "attachment"  # never a path
+            encoded = base64.encodebytes(data)
+            parts += [f"--{boundary}".encode(), b"Content-Type: application/octet-stream",
+                      b"Content-Transfer-Encoding: base64",
+                      f'Content-Disposition: attachment; filename="{safe}"'.encode(), b"",
+                      encoded.rstrip(b"\n")]
+        parts += [f"--{boundary}--".encode(), b""]
+        return b"\n".join(parts)
 
     def _day_url(self, day: date) -> str:
         return f"{self.base}/{self.name}/{day.year:04d}/{day.month:02d}/{day.day:02d}/"
@@ -114,7 +121,7 @@ def read_days(openwall: Openwall, seen: dict[str, int], first: date, today: date
                     continue
                 try:
                     items.append(openwall.message(day, n))
-                except BadInput as exc:
+                except (NotFound, BadInput) as exc:  # this message's trouble, not the feed's
                     items.append(Problem(f"{openwall._day_url(day)}{n}", str(exc)))
             yield day, items
         day += timedelta(days=1)

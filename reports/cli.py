@@ -337,14 +337,19 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
                     else:
                         result = sync_feed(store, feed, client, limits, start, progress=tick)
                 _warn(result.problems)
-                if result.new_rows and not no_analyze:
-                    refreshed = analyze_rows(store, result.new_rows, limits)
+                if not no_analyze:
+                    # what arrived, and what an interrupted run stored but did not analyse
+                    refreshed = analyze_rows(store, None, limits)
                     _warn(refreshed.problems)
                 line = result.summary(client.stats.requests - before[0],
                                       client.stats.cached - before[1])
                 if result.error:
                     failed = True
                     click.echo(f"patchperf: error: {inert(line)}", err=True)
+                elif any(not p.skipped for p in result.problems):
+                    failed = True  # done, but some mail was rejected: exit 1
+                    if not settings.quiet:
+                        click.echo(inert(line))
                 elif not settings.quiet:
                     click.echo(inert(line))
     except SyncLocked as exc:

@@ -167,9 +167,11 @@ def test_atom_polling_and_its_fall_back(httpserver: HTTPServer, client) -> None:
     base = datetime(2024, 9, 2, 10, 0, tzinfo=UTC)
     newest = [(f"n{k}@x", base + timedelta(minutes=k)) for k in range(25)]
     # after n20's time, lore has only 4 newer: it answers with the newest 25 instead
-    httpserver.expect_request("/netdev/new.atom", query_string="t=20240902102000-").respond_with_data(
+    httpserver.expect_request("/netdev/new.atom", query_string="t=20240902101959-").respond_with_data(
         atom(list(reversed(newest))), content_type="application/atom+xml")
-    entries = lore_of(httpserver, client).new_since(base + timedelta(minutes=20))
+    # (the cursor's second is asked again: n20, read at that second, is not new)
+    entries = lore_of(httpserver, client).new_since(base + timedelta(minutes=20),
+                                                    frozenset({"n20@x"}))
     assert [e.message_id for e in entries] == ["n21@x", "n22@x", "n23@x", "n24@x"]
 
 
@@ -184,3 +186,36 @@ def test_ingest_a_lore_url_brings_the_thread(cli, httpserver: HTTPServer, tmp_pa
     httpserver.expect_request("/netdev/none@x/t.mbox.gz").respond_with_data(b"", status=404)
     missing = cli("ingest", httpserver.url_for("/netdev/none@x/"), "--db", db)
     assert missing.code == 2 and "not found (404)" in missing.err
+
+
+def test_a_redirect_off_the_site_is_not_followed(httpserver: HTTPServer, client) -> None:
+    httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data(
+        "", status=302, headers={"Location": "http://127.0.0.2:9/elsewhere"})
+    with pytest.raises(FetchFailed, match="off the site: not followed"):
+        lore_of(httpserver, client).raw("m1@example.org")
+
+
+def test_a_redirect_on_the_site_is_followed(httpserver: HTTPServer, client) -> None:
+    httpserver.expect_request("/netdev/m1%40example.org/raw").respond_with_data(
+        "", status=301, headers={"Location": "/netdev/m1@example.org/raw"})
+    httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data(mboxrd(mail(1)))
+    url = httpserver.url_for("/netdev/m1%40example.org/raw")
+    assert client.get(url).body.startswith(b"From mboxrd@z")
+
+
+def test_a_body_that_cannot_be_decoded(httpserver: HTTPServer, client) -> None:
+    httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data(
+        b"not gzip at all", headers={"Content-Encoding": "gzip"})
+    with pytest.raises(FetchFailed, match="DecodingError"):
+        lore_of(httpserver, client).raw("m1@example.org")
+
+
+def test_atom_dates_without_a_zone_are_utc() -> None:
+    from ingest.lore import parse_atom
+
+    feed = (b'<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>x</title>'
+            b"<updated>2024-09-02T10:00:00</updated><link href=\"http://h/sub/netdev/a@b/\"/>"
+            b"</entry><entry><title>y</title><updated>9999-12-31T23:59:59-23:59</updated>"
+            b"<link href=\"http://h/netdev/c@d/\"/></entry></feed>")
+    (entry,) = parse_atom(feed, "feed", "netdev")
+    assert entry.message_id == "a@b" and entry.received.tzinfo is not None

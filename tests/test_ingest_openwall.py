@@ -61,7 +61,8 @@ class Site:
                        # a link off the message, and off the site: never followed
                        '<a href="http://127.0.0.2:9/x">Download attachment "../../evil"</a>'
                        ) if n == 2 else ""
-        page = TEMPLATE.format(subject=f"[PATCH net] thing {day.day}-{n}", mid=f"ow{day.day}-{n}",
+        subject = f"[PATCH net] thing {day.day}-{n}" + (" — café ✓" if n == 2 else "")
+        page = TEMPLATE.format(subject=subject, mid=f"ow{day.day}-{n}",
                                n=n, attachments=attachments)
         return Response(page, content_type="text/html; charset=utf-8")
 
@@ -96,6 +97,9 @@ def test_days_messages_and_attachments(site: Site, httpserver: HTTPServer, tmp_p
     assert attachment.get_filename() == "perf.txt"
     assert attachment.get_payload(decode=True) == b"perf.data\x00\x01 binary"
     assert "davem@...emloft.net" in mail["From"]  # shortened by the archive, kept as shown
+    # a non-ASCII subject beside an attachment: kept as the page shows it (UTF-8)
+    from analyze.message import parse_message
+    assert "café ✓" in parse_message(raws["ow19-2@example.org"]).subject.raw
     assert again.error is None
 
 

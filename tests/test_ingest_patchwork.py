@@ -101,4 +101,7 @@ def test_links_off_the_site_are_not_followed(server: Server, tmp_path: Path) -> 
     feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
     with Store.open(tmp_path / "s.db") as store, PoliteClient() as client:
         result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
-    assert result.error is not None and "not followed" in result.error
+    # that mbox is reported and skipped; the feed goes on with the other events
+    assert result.error is None and result.checks == 1
+    assert any("not followed" in p.reason for p in result.problems)
+    assert len(result.new_rows) == 2  # the patch's mbox, and the series' from event 4

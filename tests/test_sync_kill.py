@@ -5,6 +5,7 @@ the lock."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -46,7 +47,7 @@ def state(db: Path) -> tuple[list[str], str | None]:
     with sqlite3.connect(db) as conn:
         ids = [r[0] for r in conn.execute("SELECT message_id FROM messages")]
         row = conn.execute("SELECT value FROM cursors WHERE feed = 'lore:netdev'").fetchone()
-    return ids, row[0] if row else None
+    return ids, json.loads(row[0])["time"] if row else None
 
 
 def test_killed_syncs_lose_and_duplicate_nothing(served, tmp_path: Path) -> None:
