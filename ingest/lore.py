@@ -14,7 +14,7 @@ import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote, urlencode, urlsplit
 
 from analyze.errors import BadInput, LimitExceeded
 from analyze.limits import DEFAULT_LIMITS, Limits
@@ -65,6 +65,22 @@ class Lore:
         except LimitExceeded:
             raise  # (it names the URL and the limit)
         except BadInput as exc:  # a truncated or corrupt gzip: the file's fault, said once
+            raise BadInput(f"{url}: {exc}") from None
+
+    def search(self, query: str, whole_threads: bool = False) -> list[RawMail | Problem]:
+        """The messages a public-inbox search finds (`POST ?q=QUERY&x=m`: gzip'd mboxrd;
+        `x=full` in the body brings their whole threads). No results: an empty list."""
+        url = f"{self.base}/{self.inbox}/?{urlencode({'q': query, 'x': 'm'})}"
+        try:
+            body = self.client.post(url, {"x": "full"} if whole_threads else {}).body
+        except NotFound:
+            return []  # "No results found"
+        stream = open_gunzip(io.BytesIO(body), url, self.limits.decompressed_bytes)
+        try:
+            return list(iter_mboxrd(stream, url, self.limits))
+        except LimitExceeded:
+            raise
+        except BadInput as exc:
             raise BadInput(f"{url}: {exc}") from None
 
     def new_since(self, after: datetime | None, read_at: frozenset[str] = frozenset()

@@ -79,6 +79,22 @@ def ingest_paths(
     return store_mails(store, read_any(paths, limits), progress)
 
 
+def search_lore(feed_spec: str, query: str, limits: Limits = DEFAULT_LIMITS,
+                whole_threads: bool = False) -> list[RawMail | Problem]:
+    """`patchperf ingest lore:LIST --query Q`: what the list's search finds."""
+    from .http import PoliteClient
+    from .lore import Lore
+    from .sync import parse_feed
+
+    feed = parse_feed(feed_spec)
+    if feed.kind != "lore":
+        from analyze.errors import UsageError
+
+        raise UsageError(f"--query searches a lore list (lore:LIST), not {feed_spec!r}")
+    with PoliteClient() as client:
+        return Lore(client, feed.base_url, feed.name, limits).search(query, whole_threads)
+
+
 def read_any(sources: Iterable[str | Path], limits: Limits = DEFAULT_LIMITS
              ) -> Iterator[RawMail | Problem]:
     """Local sources as `read_sources` reads them; an http(s) URL is a lore message whose

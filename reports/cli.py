@@ -158,18 +158,27 @@ def cli() -> None:
 @click.argument("sources", nargs=-1, required=True)
 @click.option("--no-analyze", is_flag=True, help="Only store; analyze later with `analyze --all`.")
 @click.option("--no-claims", is_flag=True, help="Analyze without reading claims (`analyze --all` reads them later).")
+@click.option("--query", default=None, metavar="Q", help="With a lore:LIST source: store what the list's search finds (e.g. 's:act_police').")
+@click.option("--threads", "whole_threads", is_flag=True, help="With --query: the whole threads of what is found.")
 @global_options
 @click.pass_context
-def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_claims: bool) -> None:
-    """Store new messages from files or folders, then analyze them."""
+def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_claims: bool,
+           query: str | None, whole_threads: bool) -> None:
+    """Store new messages from files, folders or lore URLs, then analyze them."""
     from corpus.refresh import analyze_rows
-    from ingest.run import ingest_paths
+    from ingest.run import ingest_paths, search_lore, store_mails
 
     limits = limits_from_env()
     started = time.perf_counter()
+    if query is not None and len(sources) != 1:
+        raise click.UsageError("--query searches one list: give one lore:LIST source")
     with _open_store(ctx) as store:
         with _progress(ctx, "storing") as tick:
-            result = ingest_paths(store, sources, limits, progress=tick)
+            if query is not None:
+                result = store_mails(store, search_lore(sources[0], query, limits, whole_threads),
+                                     progress=tick)
+            else:
+                result = ingest_paths(store, sources, limits, progress=tick)
         problems = list(result.problems)
         usable = result.read
         summary = (f"{result.stored} new, {result.duplicates} already stored, "

@@ -219,3 +219,21 @@ def test_atom_dates_without_a_zone_are_utc() -> None:
             b"<link href=\"http://h/netdev/c@d/\"/></entry></feed>")
     (entry,) = parse_atom(feed, "feed", "netdev")
     assert entry.message_id == "a@b" and entry.received.tzinfo is not None
+
+
+def test_ingest_what_a_search_finds(cli, httpserver: HTTPServer, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("PATCHPERF_LORE_URL", httpserver.url_for("/").rstrip("/"))
+    found = gzip.compress(mboxrd(mail(1), mail(2)))
+    httpserver.expect_request("/netdev/", method="POST",
+                              query_string={"q": "s:act_police", "x": "m"}).respond_with_data(
+        found, content_type="application/gzip")
+    httpserver.expect_request("/netdev/", method="POST",
+                              query_string={"q": "s:nothing", "x": "m"}).respond_with_data(
+        "No results found", status=404)
+    db = tmp_path / "s.db"
+    result = cli("ingest", "lore:netdev", "--query", "s:act_police", "--db", db)
+    assert result.code == 0 and "2 new" in result.out, result.err
+    none = cli("ingest", "lore:netdev", "--query", "s:nothing", "--db", db)
+    assert none.code == 0 and "0 new" in none.out
+    wrong = cli("ingest", "openwall:netdev", "--query", "x", "--db", db)
+    assert wrong.code == 2 and "lore:LIST" in wrong.err
