@@ -7,9 +7,11 @@ bytes are a mail and their Message-ID, to store each mail once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Analysis, Problem
@@ -113,9 +115,33 @@ def read_any(sources: Iterable[str | Path], limits: Limits = DEFAULT_LIMITS
     with PoliteClient() as client:
         for url in urls:
             try:
-                yield from thread_of_url(url, client, limits)
+                if _OPENWALL_MESSAGE.search(url):
+                    yield _openwall_message(url, client, limits)
+                else:
+                    yield from thread_of_url(url, client, limits)
             except PatchperfError as exc:
                 yield Problem(url, str(exc).removeprefix(f"{url}: "))
+
+
+# an openwall message page: /LIST/YYYY/MM/DD/N
+_OPENWALL_MESSAGE = re.compile(r"^https?://[^/]+/([\w.-]+)/(\d{4})/(\d{2})/(\d{2})/(\d{1,6})/?$")
+
+
+def _openwall_message(url: str, client: Any, limits: Limits) -> RawMail:
+    from datetime import date
+
+    from .openwall import Openwall
+
+    m = _OPENWALL_MESSAGE.search(url)
+    assert m is not None
+    base = url[: m.start(1) - 1]
+    try:
+        day = date(int(m.group(2)), int(m.group(3)), int(m.group(4)))
+    except ValueError:
+        from analyze.errors import BadInput
+
+        raise BadInput(f"{url}: not a date in an openwall URL") from None
+    return Openwall(client, base, m.group(1), limits).message(day, int(m.group(5)))
 
 
 def analyze_files(paths: Iterable[str | Path], limits: Limits = DEFAULT_LIMITS) -> Analysis:

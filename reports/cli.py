@@ -320,9 +320,14 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
         sync_patchwork,
     )
 
+    from .config import config_path, sync_settings
+
+    configured, environ = sync_settings()
+    feeds = feeds or tuple(configured)
     if not feeds:
-        raise click.UsageError("name the feeds to sync, e.g. `patchperf sync lore:netdev`")
-    parsed = [parse_feed(f) for f in feeds]
+        raise click.UsageError(f"name the feeds to sync (e.g. `patchperf sync lore:netdev`) "
+                               f"or list them in {config_path()}")
+    parsed = [parse_feed(f, environ) for f in feeds]
     if git_path and len(parsed) != 1:
         raise click.UsageError("--git reads one list's epochs: name one feed")
     start = parse_since(since) if since else None

@@ -120,3 +120,28 @@ def test_a_day_that_grows_is_read_again(site: Site, httpserver: HTTPServer, tmp_
     # only the new pages were fetched: 18/2 and 20/1, no message read twice
     messages = [p for p in site.requests if re.fullmatch(r"/netdev/\d+/\d+/\d+/\d+", p)]
     assert sorted(messages) == ["/netdev/2024/04/18/2", "/netdev/2024/04/20/1"]
+
+
+def test_ingest_one_openwall_message_url(cli, site: Site, httpserver: HTTPServer,
+                                         tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    result = cli("ingest", httpserver.url_for("/netdev/2024/04/19/2"), "--db", db)
+    assert result.code == 0 and "1 new" in result.out, result.err
+    assert set(stored(db)) == {"ow19-2@example.org"}
+    bad = cli("ingest", httpserver.url_for("/netdev/2024/13/40/2"), "--db", db)
+    assert bad.code == 2 and "not a date" in bad.err
+
+
+def test_feeds_from_the_config_file(cli, site: Site, httpserver: HTTPServer, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'feeds = ["openwall:netdev"]\n[urls]\nopenwall = "{httpserver.url_for("/")}"\n')
+    monkeypatch.setenv("PATCHPERF_CONFIG", str(config))
+    monkeypatch.delenv("PATCHPERF_OPENWALL_URL", raising=False)
+    db = tmp_path / "s.db"
+    result = cli("sync", "--db", db)
+    assert result.code == 0, result.err
+    assert result.out.startswith("openwall:netdev:")
+    config.write_text("feeds = 3\n")
+    broken = cli("sync", "--db", db)
+    assert broken.code == 2 and "config.toml" in broken.err and "feeds" in broken.err
