@@ -145,6 +145,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         ) STRICT
         """,
     ),
+    (
+        # 6: what Patchwork says of a patch, beside our analysis: its patch and series ids and
+        # the CI checks run on it (state, context, url), by the patch's Message-ID.
+        """
+        CREATE TABLE patchwork (
+            message_id TEXT PRIMARY KEY,
+            patch_id INTEGER,
+            series_id INTEGER,
+            checks TEXT NOT NULL DEFAULT '[]'
+        ) STRICT
+        """,
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -466,6 +466,34 @@ class Store:
                 (feed, value, _now()),
             )
 
+    # -- Patchwork's view ----------------------------------------------------------------------
+
+    def save_patchwork(self, message_id: str, *, patch_id: int | None = None,
+                       series_id: int | None = None, check: Mapping[str, Any] | None = None
+                       ) -> None:
+        """Record Patchwork's ids for a patch, and add a CI check (each check once)."""
+        with self._write():
+            row = self._conn.execute("SELECT checks FROM patchwork WHERE message_id = ?",
+                                     (message_id,)).fetchone()
+            checks = json.loads(row[0]) if row else []
+            if check is not None and dict(check) not in checks:
+                checks.append(dict(check))
+            self._conn.execute(
+                "INSERT INTO patchwork (message_id, patch_id, series_id, checks) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(message_id) DO UPDATE SET"
+                " patch_id = coalesce(excluded.patch_id, patch_id),"
+                " series_id = coalesce(excluded.series_id, series_id), checks = excluded.checks",
+                (message_id, patch_id, series_id, json.dumps(checks, ensure_ascii=False)),
+            )
+
+    def patchwork_of(self, message_id: str) -> dict[str, Any] | None:
+        with self._guard():
+            row = self._conn.execute("SELECT patch_id, series_id, checks FROM patchwork"
+                                     " WHERE message_id = ?", (message_id,)).fetchone()
+        if row is None:
+            return None
+        return {"patch_id": row[0], "series_id": row[1], "checks": json.loads(row[2])}
+
     # -- series -----------------------------------------------------------------------------
 
     def save_series(self, items: Iterable[SeriesRecord], *, replace_all: bool = False) -> int:

@@ -34,6 +34,10 @@ class Event:
     category: str
     date: str  # naive UTC, as Patchwork writes it
     mbox: str | None  # the series' or the patch's mbox URL
+    msgid: str | None = None  # the patch's Message-ID, when the event names a patch
+    patch_id: int | None = None
+    series_id: int | None = None
+    check: dict[str, str] | None = None  # state, context, target_url of a check
 
 
 class Patchwork:
@@ -83,12 +87,24 @@ def _event(item: Any) -> Event | None:
     found = item.get("payload")
     payload: dict[str, Any] = found if isinstance(found, dict) else {}
     mbox = None
-    for key in ("series", "patch"):
-        part = payload.get(key)
-        if isinstance(part, dict) and isinstance(part.get("mbox"), str):
-            mbox = part["mbox"]
+    def part(name: str) -> dict[str, Any]:
+        found = payload.get(name)
+        return found if isinstance(found, dict) else {}
+
+    patch, series = part("patch"), part("series")
+    check = part("check") or None
+    for source in (series, patch):  # a series' mbox holds all its patches
+        if isinstance(source.get("mbox"), str):
+            mbox = source["mbox"]
             break
-    return Event(item["id"], str(item.get("category", "")), str(item.get("date", "")), mbox)
+    msgid = patch.get("msgid") if isinstance(patch.get("msgid"), str) else None
+    return Event(
+        item["id"], str(item.get("category", "")), str(item.get("date", "")), mbox,
+        msgid.strip().strip("<>")[:998] if msgid else None,
+        patch.get("id") if isinstance(patch.get("id"), int) else None,
+        series.get("id") if isinstance(series.get("id"), int) else None,
+        {k: str(check.get(k, ""))[:500] for k in ("state", "context", "target_url")} if check else None,
+    )
 
 
 def _next_link(header: str) -> str | None:

@@ -72,7 +72,7 @@ class FeedResult:
     new_rows: list[int] = field(default_factory=list)
     duplicates: int = 0
     threads: int = 0
-    checks: int = 0  # Patchwork's CI results seen (kept beside ours: a later step)
+    checks: int = 0  # Patchwork's CI results seen (kept in the store's patchwork table)
     problems: list[Problem] = field(default_factory=list)
     error: str | None = None  # the feed stopped here; its cursor is where it was committed
 
@@ -197,6 +197,9 @@ def sync_patchwork(store: Store, feed: Feed, client: PoliteClient,
                 fetched.add(event.mbox)
             elif event.category == "check-created":
                 result.checks += 1
+            if event.msgid:  # Patchwork's ids and checks, kept beside our analysis
+                store.save_patchwork(event.msgid, patch_id=event.patch_id,
+                                     series_id=event.series_id, check=event.check)
             last_id = event.id
             start = event.date or start  # (an event without a date keeps the last one's)
             store.set_cursor(feed.key, json.dumps({"since": start, "last_id": event.id}))

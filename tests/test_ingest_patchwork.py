@@ -32,9 +32,12 @@ class Server:
         self.base = base
         self.events = [
             {"id": 1, "category": "patch-created", "date": "2024-09-02T10:00:00",
-             "payload": {"patch": {"id": 11, "mbox": f"{base}/patch/11/mbox/"}}},
+             "payload": {"patch": {"id": 11, "msgid": "<pw1@x>", "mbox": f"{base}/patch/11/mbox/"},
+                         "series": {"id": 7}}},
             {"id": 2, "category": "check-created", "date": "2024-09-02T10:01:00",
-             "payload": {"check": {"state": "success"}, "patch": {"id": 11}}},
+             "payload": {"check": {"state": "success", "context": "build_32bit",
+                                   "target_url": "https://ci/1"},
+                         "patch": {"id": 11, "msgid": "<pw1@x>"}}},
             {"id": 3, "category": "series-completed", "date": "2024-09-02T10:02:00",
              "payload": {"series": {"id": 7, "mbox": f"{base}/series/7/mbox/"}}},
             {"id": 4, "category": "series-completed", "date": "2024-09-02T10:02:00",
@@ -78,6 +81,9 @@ def test_events_across_three_pages(server: Server, tmp_path: Path) -> None:
         assert (len(result.new_rows), result.duplicates, result.checks) == (2, 1, 1)
         assert server.requests.count("/api/1.3/events/") == 3
         assert server.requests.count("/series/7/mbox/") == 1  # two events, one fetch
+        # Patchwork's ids and its CI check, beside our analysis
+        assert store.patchwork_of("pw1@x") == {"patch_id": 11, "series_id": 7, "checks": [
+            {"state": "success", "context": "build_32bit", "target_url": "https://ci/1"}]}
         server.requests.clear()
         again = sync_patchwork(store, feed, client, Limits())
     assert again.new_rows == [] and again.threads == 0  # nothing after event 5
