@@ -114,7 +114,10 @@ def _blobs(repo: Path, commits: list[str], read: EpochRead,
             if size > limits.message_bytes:
                 left = size + 1
                 while left > 0:  # skipped a megabyte at a time, never held
-                    left -= len(process.stdout.read(min(left, 1 << 20)) or b"x" * left)
+                    chunk = process.stdout.read(min(left, 1 << 20))
+                    if not chunk:
+                        break
+                    left -= len(chunk)
                 read.problems.append(Problem(origin, str(LimitExceeded("message", limits.message_bytes))))
                 continue
             data = process.stdout.read(size)

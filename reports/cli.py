@@ -202,9 +202,11 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_cl
 @click.argument("paths", nargs=-1)
 @click.option("--all", "all_", is_flag=True, help="Re-analyze everything stored.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--verdicts", is_flag=True, help="Build and judge each claim series' scenario (5-300 ms a series).")
 @global_options
 @click.pass_context
-def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str) -> None:
+def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
+            verdicts: bool) -> None:
     """Analyze files in memory (the store is not touched), or everything stored (--all)."""
     if all_ == bool(paths):
         raise click.UsageError("give PATH... or --all (not both)")
@@ -229,7 +231,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str) ->
     _warn([Problem(m.origin, w) for m in analysis.messages for w in m.warnings])
     code = _report_problems(analysis.problems, len(analysis.messages))
     if analysis.messages:
-        _emit(analysis_document(analysis), fmt)
+        _emit(analysis_document(analysis, verdicts=verdicts), fmt)
     _verbose(ctx, f"{len(analysis.messages):,} messages analyzed in {time.perf_counter() - started:.2f} s")
     ctx.exit(code)
 

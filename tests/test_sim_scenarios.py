@@ -217,12 +217,12 @@ def test_analyze_links_each_seed_claim_to_a_built_scenario(cli, seeds_dir: Path,
                                                            status: str, sweep: str) -> None:
     """From mail to verdict with nothing written by hand: the claims, the workload from the
     commands, the mechanisms from the diff or the words, the template's stages."""
-    claims = cli("analyze", seeds_dir / seed, "--format", "json").json()["claims"]
+    claims = cli("analyze", seeds_dir / seed, "--format", "json", "--verdicts").json()["claims"]
     assert claims and {c["scenario_id"] for c in claims} == {claims[0]["scenario_id"]}
     assert claims[0]["scenario_id"].startswith("auto-")
     assert {c["verdict"]["status"] for c in claims} == {status}
     assert all(sweep in c["condition"] for c in claims)
-    table = cli("analyze", seeds_dir / seed)
+    table = cli("analyze", seeds_dir / seed, "--verdicts")
     assert status.replace("_", " ") in table.out
 
 
@@ -248,7 +248,7 @@ def test_simulate_a_stored_claim(cli, seeds_dir: Path, tmp_path: Path) -> None:
     assert cli("--quiet", "ingest", seeds_dir, "--db", db).code == 0
     stored = cli("claims", "--db", db, "--format", "json").json()["claims"]
     from_files = {c["id"]: c for seed in sorted(seeds_dir.iterdir())
-                  for c in cli("analyze", seed, "--format", "json").json()["claims"]}
+                  for c in cli("analyze", seed, "--format", "json", "--verdicts").json()["claims"]}
     for claim in stored:
         result = cli("simulate", claim["id"], "--db", db, "--format", "json")
         assert result.code == 0, result.err
