@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint pytest eval bench clean
+.PHONY: demo test lint pytest eval bench tui-smoke html-check clean
 
 # (Re)install when the venv is missing or pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml
@@ -45,6 +45,18 @@ eval: $(COMPILED)
 
 bench: $(COMPILED)
 	$(BIN)/python tests/bench/run_bench.py
+
+# The TUI in a real terminal: tmux (installed when missing) runs `patchperf tui` on the
+# bundled corpus; keys are sent and the screen read back (tests/test_tui_tmux.py).
+tui-smoke: $(COMPILED)
+	command -v tmux >/dev/null || (apt-get update -qq && apt-get install -y -qq tmux >/dev/null)
+	$(BIN)/python -m pytest -q tests/test_tui_tmux.py
+
+# The HTML report of the bundled corpus in headless Chromium (installed when missing): a
+# screenshot, and a check that the tables and plots are on it (tests/bench/html_check.py).
+html-check: $(COMPILED)
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+	$(BIN)/python tests/bench/html_check.py
 
 clean:
 	rm -rf $(VENV) .demo .pytest_cache .ruff_cache

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from analyze.model import Claim, Message
 from analyze.sim.build import build_scenarios, verdict_of_claim
 from analyze.sim.errors import ModelError
-from analyze.sim.predict import Constants, judge
+from analyze.sim.predict import Constants, Verdict, judge
 from analyze.sim.scenario import Platform, Scenario, load_scenario
 
 HERE = Path(__file__).resolve().parent
@@ -73,10 +73,12 @@ def find_scenario(ref: str) -> Scenario:
     raise ModelError(f"{ref}: no such scenario file or library id (library: {ids})")
 
 
-def judge_claims(claims: Sequence[Claim], messages: Sequence[Message]
+def judge_claims(claims: Sequence[Claim], messages: Sequence[Message],
+                 runs: dict[str, tuple[Scenario, Verdict]] | None = None,
                  ) -> dict[str, tuple[str, dict[str, Any]]]:
     """Each claim that a scenario could be built for: (scenario id, the contract's verdict
-    object). A scenario the models cannot run is a `no_model` verdict with the reason."""
+    object). A scenario the models cannot run is a `no_model` verdict with the reason.
+    `runs`, when given, receives each judged scenario and its verdict by scenario id."""
     out: dict[str, tuple[str, dict[str, Any]]] = {}
     for built in build_scenarios(claims, messages):
         try:
@@ -87,6 +89,8 @@ def judge_claims(claims: Sequence[Claim], messages: Sequence[Message]
                                                       "predicted_change_pct": None,
                                                       "band_pct": None})
             continue
+        if runs is not None:
+            runs[built.scenario.id] = (built.scenario, verdict)
         for claim_id in built.claim_ids:
             out[claim_id] = (built.scenario.id, verdict_of_claim(built, claim_id, verdict))
     return out

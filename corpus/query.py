@@ -8,14 +8,20 @@ from typing import Any
 from .store import Store
 
 
-def select_document(store: Store, *, ident: str | None = None, since: datetime | None = None) -> dict[str, list[dict[str, Any]]]:
+def select_document(
+    store: Store, *, ident: str | None = None, since: datetime | None = None,
+    tree: str | None = None, author: str | None = None,
+) -> dict[str, list[dict[str, Any]]]:
     """Everything stored (no arguments), one series or message (`ident`: a series id or a
-    Message-ID), or the series and messages dated at or after `since`."""
-    if ident is not None:
+    Message-ID), or the series and messages dated at or after `since`. With `tree` or
+    `author`, only the series of that tree or author and their members' messages."""
+    if tree is not None or author is not None:
+        series = store.find_series(since=since, tree=tree, author=author)
+        keys = [k for s in series for k in _member_keys(s)]
+        messages = [doc for doc in (store.get_message_doc(k) for k in dict.fromkeys(keys)) if doc]
+    elif ident is not None:
         series = store.series_for(ident)
-        keys: list[str] = []
-        for s in series:
-            keys += [k for k in (s.get("cover"), *s.get("patches", []), *s.get("replies", [])) if k]
+        keys = [k for s in series for k in _member_keys(s)]
         if not series:
             keys = [ident.strip().strip("<>")]
         messages = [doc for doc in (store.get_message_doc(k) for k in dict.fromkeys(keys)) if doc]
@@ -25,7 +31,7 @@ def select_document(store: Store, *, ident: str | None = None, since: datetime |
     else:
         series = store.all_series()
         messages = list(store.iter_message_docs())
-    if ident is None and since is None:
+    if ident is None and since is None and tree is None and author is None:
         claims = store.claim_docs()
     else:
         claims = store.claim_docs(keys=[m["key"] for m in messages])
@@ -42,9 +48,7 @@ def select_claims(
     direction and date."""
     keys = None
     if series is not None:
-        keys = []
-        for s in store.series_for(series):
-            keys += [k for k in (s.get("cover"), *s.get("patches", []), *s.get("replies", [])) if k]
+        keys = [k for s in store.series_for(series) for k in _member_keys(s)]
     claims = store.claim_docs(metric=metric, direction=direction, since=since, keys=keys)
     if author is None:
         return claims
@@ -57,3 +61,8 @@ def select_claims(
         if sender is not None and needle in sender.casefold():
             kept.append(claim)
     return kept
+
+
+def _member_keys(series: dict[str, Any]) -> list[str]:
+    return [k for k in (series.get("cover"), *series.get("patches", []), *series.get("replies", []))
+            if k]

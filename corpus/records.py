@@ -107,3 +107,19 @@ def normalize_message_id(message_id: str | None) -> str | None:
     if mid.startswith("<") and mid.endswith(">"):
         mid = mid[1:-1].strip()
     return mid or None
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesRow:
+    """A line of the series list: what the TUI shows and sorts by, without the document."""
+
+    id: str
+    name: str
+    version: int
+    total: int | None
+    tree: str | None
+    author: str | None
+    date_utc: str | None
+    complete: int | None
+    claims: int
+    effect: float | None  # the largest claimed change, percent, absolute

@@ -17,6 +17,21 @@ from analyze.errors import StoreError
 APPLICATION_ID = 0x70707266
 BUSY_TIMEOUT_MS = 5000
 
+# The claims of each series (read from, or first written in, one of its members): their count
+# and the largest change they claim (computed, else stated), on the series row.
+SERIES_STATS = """
+    UPDATE series SET claims = stats.n, effect = stats.effect
+    FROM (
+        SELECT member.series_id AS series_id, count(DISTINCT c.id) AS n,
+               max(abs(coalesce(json_extract(c.doc, '$.change_pct'),
+                                json_extract(c.doc, '$.stated_change_pct')))) AS effect
+        FROM claims AS c
+        JOIN series_members AS member ON member.message_key IN (c.origin, c.found_in)
+        GROUP BY member.series_id
+    ) AS stats
+    WHERE series.id = stats.series_id
+"""
+
 # Each entry is one migration: statements applied in one transaction, after which
 # user_version is its 1-based position. Append only; never edit an entry once released.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -156,6 +171,26 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             checks TEXT NOT NULL DEFAULT '[]'
         ) STRICT
         """,
+    ),
+    (
+        # 7: what the series list of the TUI and the digest sort and filter by, kept on the
+        # series row so a page of a 100,000-message store is one indexed query: how many
+        # claims a series has and the largest claimed change (SERIES_STATS, redone whenever
+        # the series are rebuilt); and the simulator's verdicts once a claim was judged.
+        "ALTER TABLE series ADD COLUMN claims INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE series ADD COLUMN effect REAL",
+        "CREATE INDEX series_effect ON series(effect)",
+        """
+        CREATE TABLE verdicts (
+            claim_id TEXT PRIMARY KEY,
+            scenario_id TEXT NOT NULL,
+            status TEXT NOT NULL,
+            doc TEXT NOT NULL,
+            judged_at TEXT NOT NULL
+        ) STRICT
+        """,
+        "CREATE INDEX verdicts_status ON verdicts(status)",
+        SERIES_STATS,
     ),
 )
 

@@ -29,10 +29,12 @@ from .records import (
     AddStatus,
     AnalysisRecord,
     SeriesRecord,
+    SeriesRow,
     StoreCounts,
     StoredRaw,
     normalize_message_id,
 )
+from .schema import SERIES_STATS
 
 __all__ = [
     "DEFAULT_COMMIT_EVERY",
@@ -40,6 +42,7 @@ __all__ = [
     "AddStatus",
     "AnalysisRecord",
     "SeriesRecord",
+    "SeriesRow",
     "Store",
     "StoreCounts",
     "StoredRaw",
@@ -509,6 +512,7 @@ class Store:
             for item in items:
                 self._save_one_series(item)
                 count += 1
+            self._conn.execute(SERIES_STATS)
         self._tick(max(count, 1))
         return count
 
@@ -556,6 +560,23 @@ class Store:
         """Series dated at or after `since`, by date then id."""
         return self._series_where("date_utc >= ?", (_utc_text(since),))
 
+    def find_series(self, *, since: datetime | None = None, tree: str | None = None,
+                    author: str | None = None) -> list[dict[str, Any]]:
+        """Series dated at or after `since`, of a tree, by an author (a case-insensitive part
+        of the From), each filter optional; by date then id."""
+        clauses, params = ["1"], []
+        if since is not None:
+            clauses.append("date_utc >= ?")
+            params.append(_utc_text(since))
+        if tree is not None:
+            clauses.append("tree = ?")
+            params.append(tree)
+        if author is not None:
+            # instr on lower(): LIKE would read `%` and `_` in the user's text as wildcards
+            clauses.append("instr(lower(author), ?) > 0")
+            params.append(author.lower())
+        return self._series_where(" AND ".join(clauses), tuple(params))
+
     def series_for(self, ident: str) -> list[dict[str, Any]]:
         """The series with this id, else the series a message (Message-ID or key) belongs to."""
         by_id = self._series_where("id = ?", (ident,))
@@ -573,6 +594,79 @@ class Store:
                 f"SELECT doc FROM series WHERE {where} ORDER BY date_utc, id", params
             ).fetchall()
         return [json.loads(r[0]) for r in rows]
+
+    def series_page(self, *, search: str | None = None, tree: str | None = None,
+                    has_claims: bool = False, verdict: str | None = None, sort: str = "date",
+                    offset: int = 0, limit: int = 100) -> list[SeriesRow]:
+        """One page of the series list (the TUI): newest first, or largest claimed change
+        first (`sort="effect"`), filtered by a part of the name, a tree, having claims, or a
+        stored verdict of a claim. One indexed query whatever the size of the store."""
+        where, params = self._page_filter(search, tree, has_claims, verdict)
+        order = ("effect IS NULL, effect DESC, date_utc DESC, id" if sort == "effect"
+                 else "date_utc IS NULL, date_utc DESC, id")
+        with self._guard():
+            # `where` and `order` are this module's literals; user text travels in params
+            rows = self._conn.execute(
+                f"SELECT id, name, version, total, tree, author, date_utc, complete, claims,"
+                f" effect FROM series WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            ).fetchall()
+        return [SeriesRow(*r) for r in rows]
+
+    def series_count(self, *, search: str | None = None, tree: str | None = None,
+                     has_claims: bool = False, verdict: str | None = None) -> int:
+        where, params = self._page_filter(search, tree, has_claims, verdict)
+        with self._guard():
+            return int(self._conn.execute(f"SELECT count(*) FROM series WHERE {where}",
+                                          params).fetchone()[0])
+
+    @staticmethod
+    def _page_filter(search: str | None, tree: str | None, has_claims: bool,
+                     verdict: str | None) -> tuple[str, tuple[Any, ...]]:
+        clauses, params = ["1"], []
+        if search:
+            clauses.append("instr(lower(name), ?) > 0")  # not LIKE: `%` and `_` are literal
+            params.append(search.lower())
+        if tree:
+            clauses.append("tree = ?")
+            params.append(tree)
+        if has_claims:
+            clauses.append("claims > 0")
+        if verdict:
+            clauses.append(
+                "id IN (SELECT member.series_id FROM verdicts AS v"
+                " JOIN claims AS c ON c.id = v.claim_id"
+                " JOIN series_members AS member ON member.message_key IN (c.origin, c.found_in)"
+                " WHERE v.status = ?)")
+            params.append(verdict)
+        return " AND ".join(clauses), tuple(params)
+
+    def trees(self) -> list[str]:
+        """The trees series are sent for, most used first."""
+        with self._guard():
+            rows = self._conn.execute(
+                "SELECT tree FROM series WHERE tree IS NOT NULL GROUP BY tree"
+                " ORDER BY count(*) DESC, tree").fetchall()
+        return [r[0] for r in rows]
+
+    def save_verdicts(self, items: Iterable[tuple[str, str, Mapping[str, Any]]]) -> None:
+        """Keep the simulator's verdicts: (claim id, scenario id, the verdict object)."""
+        rows = [(cid, sid, str(v.get("status")), _json(v), _now()) for cid, sid, v in items]
+        with self._write(), self._guard():
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO verdicts (claim_id, scenario_id, status, doc, judged_at)"
+                " VALUES (?, ?, ?, ?, ?)", rows)
+
+    def stored_verdicts(self, claim_ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        """The kept verdicts of these claims: claim id → (scenario id, verdict object)."""
+        out: dict[str, tuple[str, dict[str, Any]]] = {}
+        for chunk in _chunks(list(dict.fromkeys(claim_ids))):
+            with self._guard():
+                for cid, sid, doc in self._conn.execute(
+                    f"SELECT claim_id, scenario_id, doc FROM verdicts"
+                    f" WHERE claim_id IN ({_marks(chunk)})", chunk):
+                    out[cid] = (sid, json.loads(doc))
+        return out
 
     # -- whole-store views ------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from analyze.errors import BadInput
 from analyze.message import parse_message
 from analyze.model import Message
 from analyze.serialize import claim_to_dict
-from analyze.sim.build import build_scenarios, verdict_of_claim
+from analyze.sim.build import Built, build_scenarios, verdict_of_claim
 from analyze.sim.errors import ModelError
 from analyze.sim.predict import Verdict, judge
 from analyze.sim.scenario import Scenario
@@ -55,13 +55,14 @@ def judge_stored_claim(store: Store, claim_id: str) -> tuple[Scenario, Verdict, 
                      "condition patchperf models, or its mail names no workload)")
 
 
-def judge_stored_claims(store: Store, docs: list[dict[str, Any]]) -> None:
-    """Fill in `scenario_id` and `verdict` of each claim document from the store, in place
-    (`patchperf claims --verdicts`, `report --verdicts`). The mail of each message is read
-    once, and each scenario judged once, however many of its claims are shown."""
+def stored_scenarios(store: Store, docs: list[dict[str, Any]]) -> list[Built]:
+    """The scenarios built for these stored claims, each once, from the stored raw mail of
+    the messages the claims were read in (and first written in). The mail of each message is
+    read once however many of its claims are given."""
     by_message: dict[str, list[dict[str, Any]]] = {}
     for doc in docs:
         by_message.setdefault(doc["found_in"], []).append(doc)
+    found: dict[str, Built] = {}
     for key, shown in by_message.items():
         messages = []
         for ref in dict.fromkeys([key] + [d["message_id"] for d in shown if d.get("message_id")]):
@@ -74,20 +75,39 @@ def judge_stored_claims(store: Store, docs: list[dict[str, Any]]) -> None:
                 continue  # stored, but no longer readable: its claims keep no verdict
         claims = claims_of(messages)
         wanted = {d["id"] for d in shown}
-        verdicts: dict[str, tuple[str, dict[str, Any]]] = {}
         for built in build_scenarios(claims, messages):
-            if not wanted & set(built.claim_ids):
-                continue
-            try:
-                verdict = judge(built.scenario, constants_for(built.scenario))
-            except ModelError as exc:
-                for claim_id in built.claim_ids:
-                    verdicts[claim_id] = (built.scenario.id, {
-                        "status": "no_model", "predicted_change_pct": None, "band_pct": None,
-                        "reason": str(exc)})
-                continue
-            for claim_id in built.claim_ids:
-                verdicts[claim_id] = (built.scenario.id, verdict_of_claim(built, claim_id, verdict))
-        for doc in shown:
-            if doc["id"] in verdicts:
-                doc["scenario_id"], doc["verdict"] = verdicts[doc["id"]]
+            if wanted & set(built.claim_ids):
+                found.setdefault(built.scenario.id, built)
+    return list(found.values())
+
+
+def judge_built(built: Built) -> tuple[Verdict | None, dict[str, tuple[str, dict[str, Any]]]]:
+    """Run one built scenario: its verdict (None when the models cannot run it) and each of
+    its claims' (scenario id, the contract's verdict object)."""
+    try:
+        verdict = judge(built.scenario, constants_for(built.scenario))
+    except ModelError as exc:
+        missing = {"status": "no_model", "predicted_change_pct": None, "band_pct": None,
+                   "reason": str(exc)}
+        return None, {cid: (built.scenario.id, dict(missing)) for cid in built.claim_ids}
+    return verdict, {cid: (built.scenario.id, verdict_of_claim(built, cid, verdict))
+                     for cid in built.claim_ids}
+
+
+def judge_stored_claims(store: Store, docs: list[dict[str, Any]],
+                        runs: dict[str, tuple[Scenario, Verdict]] | None = None,
+                        ) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Fill in `scenario_id` and `verdict` of each claim document from the store, in place
+    (`patchperf claims --verdicts`, `report --verdicts`), and return them by claim id. Each
+    scenario is judged once, however many of its claims are shown. `runs`, when given,
+    receives each judged scenario and its verdict by scenario id (the HTML plots)."""
+    verdicts: dict[str, tuple[str, dict[str, Any]]] = {}
+    for built in stored_scenarios(store, docs):
+        verdict, judged = judge_built(built)
+        if verdict is not None and runs is not None:
+            runs[built.scenario.id] = (built.scenario, verdict)
+        verdicts.update(judged)
+    for doc in docs:
+        if doc["id"] in verdicts:
+            doc["scenario_id"], doc["verdict"] = verdicts[doc["id"]]
+    return verdicts

@@ -235,6 +235,20 @@ def sync_git(store: Store, feed: Feed, path: Path, limits: Limits = DEFAULT_LIMI
     return result
 
 
+def sync_one(store: Store, feed: Feed, client: PoliteClient, limits: Limits = DEFAULT_LIMITS,
+             since: datetime | None = None, progress: Callable[[int], None] | None = None,
+             git_path: Path | None = None) -> FeedResult:
+    """One feed's new mail into the store, by its kind (or from git epochs with `git_path`):
+    what `patchperf sync` and the TUI's `r` run for each feed."""
+    if git_path is not None:
+        return sync_git(store, feed, git_path, limits, progress=progress)
+    if feed.kind == "openwall":
+        return sync_openwall(store, feed, client, limits, since, progress=progress)
+    if feed.kind == "patchwork":
+        return sync_patchwork(store, feed, client, limits, since, progress=progress)
+    return sync_feed(store, feed, client, limits, since, progress=progress)
+
+
 @contextmanager
 def sync_lock(db_path: str | Path, wait: bool = False) -> Iterator[Path]:
     """Hold the store's sync lock; SyncLocked at once when another sync holds it (unless

@@ -31,7 +31,8 @@ from .since import parse_since
 if TYPE_CHECKING:
     from corpus.store import Store
 
-FORMATS = ("table", "json", "markdown")
+FORMATS = ("table", "json", "markdown", "html")
+VERDICTS = ("reproduced", "not_reproduced", "within_noise", "consistent", "outside_band", "no_model")
 METRICS = ("throughput", "latency", "transactions", "cpu", "memory", "other")
 DIRECTIONS = ("improvement", "regression", "neutral")
 EXIT_OK, EXIT_PARTIAL, EXIT_UNUSABLE = 0, 1, 2
@@ -113,25 +114,38 @@ def _progress(ctx: click.Context, label: str) -> Iterator[Callable[[int], None]]
         yield lambda n: bar.advance(task, n)
 
 
-def _emit(doc: dict[str, Any], fmt: str, output: str | None = None) -> None:
-    """Write a report document in the chosen format to stdout or a file."""
+def _emit(doc: dict[str, Any], fmt: str, output: str | None = None, *,
+          runs: dict[str, Any] | None = None, view: Any = None, title: str = "patchperf") -> None:
+    """Write a report document in the chosen format to stdout or a file. With `view` (a
+    reports.view.ReportView: `patchperf report`), the table and Markdown read series by
+    series; `runs` gives the HTML report its simulated curves."""
     if fmt == "json":
         text = inert_json(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
-    elif fmt == "markdown":
-        from .markdown import render_markdown
+    elif fmt == "html":
+        from .html import render_html
 
-        text = render_markdown(doc)
+        text = render_html(doc, runs, title=title, view=view)
+    elif fmt == "markdown":
+        from .markdown import render_markdown, render_report_markdown
+
+        text = render_report_markdown(view) if view is not None else render_markdown(doc)
     else:
         from rich.console import Console
 
-        from .terminal import render_terminal
+        from .terminal import render_report, render_terminal
+
+        def render(console: Console) -> None:
+            if view is not None:
+                render_report(view, console)
+            else:
+                render_terminal(doc, console)
 
         if output is None:
             width = shutil.get_terminal_size((160, 40)).columns
-            render_terminal(doc, Console(highlight=False, width=width))
+            render(Console(highlight=False, width=width))
             return
         buffer = io.StringIO()
-        render_terminal(doc, Console(file=buffer, highlight=False, width=160, color_system=None))
+        render(Console(file=buffer, highlight=False, width=160, color_system=None))
         text = buffer.getvalue()
     if output is None:
         click.echo(text, nl=False)
@@ -231,7 +245,10 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
     _warn([Problem(m.origin, w) for m in analysis.messages for w in m.warnings])
     code = _report_problems(analysis.problems, len(analysis.messages))
     if analysis.messages:
-        _emit(analysis_document(analysis, verdicts=verdicts), fmt)
+        runs: dict[str, Any] = {}
+        # the HTML report plots the simulated curves: it judges the claims in any case
+        doc = analysis_document(analysis, verdicts=verdicts or fmt == "html", runs=runs)
+        _emit(doc, fmt, runs=runs, title=f"patchperf analysis of {', '.join(paths)}")
     _verbose(ctx, f"{len(analysis.messages):,} messages analyzed in {time.perf_counter() - started:.2f} s")
     ctx.exit(code)
 
@@ -240,32 +257,48 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
 @click.argument("ident", required=False, metavar="[SERIES_ID|MESSAGE_ID]")
 @click.option("--all", "all_", is_flag=True, help="Everything stored.")
 @click.option("--since", default=None, metavar="AGE", help="Series and messages of the last AGE (7d, 12h, 2w) or since a date.")
+@click.option("--tree", default=None, metavar="TREE", help="Only series for this tree (net-next, bpf, ...).")
+@click.option("--author", default=None, help="Only series whose author's From contains this text.")
+@click.option("--verdict", "verdict_filter", type=click.Choice(VERDICTS), multiple=True,
+              help="Only series with a claim judged so (repeatable; implies --verdicts).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of stdout.")
-@click.option("--verdicts", is_flag=True, help="Build and judge each shown claim's scenario (5-300 ms a claim series).")
+@click.option("--verdicts", is_flag=True, help="Build and judge each shown claim's scenario (5-300 ms a claim series; html always does).")
 @global_options
 @click.pass_context
-def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None, fmt: str,
+def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
+           tree: str | None, author: str | None, verdict_filter: tuple[str, ...], fmt: str,
            output: str | None, verdicts: bool) -> None:
-    """Series and messages from the store (default: the last 7 days)."""
+    """Series from the store with their claims, largest claimed change first (default: the
+    last 7 days)."""
     from corpus.query import select_document
+
+    from .view import build_view, keep_verdict, view_document
 
     if sum(map(bool, (ident, all_, since))) > 1:
         raise click.UsageError("give one of SERIES_ID|MESSAGE_ID, --all, --since")
+    if ident and (tree or author):
+        raise click.UsageError("--tree and --author select series: not with SERIES_ID|MESSAGE_ID")
+    runs: dict[str, Any] = {}
     with _open_store(ctx, readonly=True) as store:
         if ident:
             doc = select_document(store, ident=ident)
             if not doc["series"] and not doc["messages"]:
                 raise click.UsageError(f"{ident}: no such series or message in {store.path}")
-        elif all_:
-            doc = select_document(store)
+            what = ident
         else:
-            doc = select_document(store, since=parse_since(since or "7d"))
-        if verdicts:
+            when = None if all_ else parse_since(since or "7d")
+            doc = select_document(store, since=when, tree=tree, author=author)
+            what = "everything stored" if all_ else f"since {since or '7d'}"
+        if verdicts or verdict_filter or fmt == "html":
             from corpus.verdicts import judge_stored_claims
 
-            judge_stored_claims(store, doc["claims"])
-    _emit(doc, fmt, output)
+            judge_stored_claims(store, doc["claims"], runs)
+    view = build_view(doc)
+    if verdict_filter:
+        view = keep_verdict(view, verdict_filter)
+        doc = view_document(view)
+    _emit(doc, fmt, output, runs=runs, view=view, title=f"patchperf report: {what}")
 
 
 @cli.command()
@@ -289,11 +322,13 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
     with _open_store(ctx, readonly=True) as store:
         found = select_claims(store, series=series, author=author, metric=metric,
                               direction=direction, since=when)
-        if verdicts:
+        runs: dict[str, Any] = {}
+        if verdicts or fmt == "html":
             from corpus.verdicts import judge_stored_claims
 
-            judge_stored_claims(store, found)
-    _emit({"messages": [], "series": [], "claims": found}, fmt, output)
+            judge_stored_claims(store, found, runs)
+    _emit({"messages": [], "series": [], "claims": found}, fmt, output, runs=runs,
+          title="patchperf claims")
 
 
 @cli.command()
@@ -312,15 +347,7 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
     from corpus.refresh import analyze_rows
     from corpus.store import default_db_path
     from ingest.http import PoliteClient
-    from ingest.sync import (
-        SyncLocked,
-        parse_feed,
-        sync_feed,
-        sync_git,
-        sync_lock,
-        sync_openwall,
-        sync_patchwork,
-    )
+    from ingest.sync import SyncLocked, parse_feed, sync_lock, sync_one
 
     from .config import config_path, sync_settings
 
@@ -344,14 +371,8 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
             for feed in parsed:
                 before = (client.stats.requests, client.stats.cached)
                 with _progress(ctx, feed.key) as tick:
-                    if git_path:
-                        result = sync_git(store, feed, Path(git_path), limits, progress=tick)
-                    elif feed.kind == "openwall":
-                        result = sync_openwall(store, feed, client, limits, start, progress=tick)
-                    elif feed.kind == "patchwork":
-                        result = sync_patchwork(store, feed, client, limits, start, progress=tick)
-                    else:
-                        result = sync_feed(store, feed, client, limits, start, progress=tick)
+                    result = sync_one(store, feed, client, limits, start, progress=tick,
+                                      git_path=Path(git_path) if git_path else None)
                 _warn(result.problems)
                 if not no_analyze:
                     # what arrived, and what an interrupted run stored but did not analyse
@@ -453,6 +474,26 @@ def scenario_export(ctx: click.Context, ref: str, fmt: str, output: str | None) 
         Path(output).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{output}: cannot write ({exc.strerror or exc})") from None
+
+
+@cli.command()
+@click.argument("feeds", nargs=-1, metavar="[FEED...]")
+@global_options
+@click.pass_context
+def tui(ctx: click.Context, feeds: tuple[str, ...]) -> None:
+    """The terminal app: series, their threads, diffs, claims and scenarios (FEED...: what
+    `r` syncs; default the config file's feeds)."""
+    from ingest.sync import parse_feed
+
+    from .config import sync_settings
+    from .tui import make_app
+
+    configured, environ = sync_settings()
+    chosen = feeds or tuple(configured)
+    for spec in chosen:
+        parse_feed(spec, environ)  # a bad name is a usage error now, not when `r` is pressed
+    with _open_store(ctx) as store:
+        make_app(store, chosen, environ).run()
 
 
 @cli.command()

@@ -15,15 +15,17 @@ from analyze.serialize import claim_to_dict, message_to_dict, series_to_dict
 Document = dict[str, list[dict[str, Any]]]
 
 
-def analysis_document(analysis: Analysis, verdicts: bool = False) -> Document:
+def analysis_document(analysis: Analysis, verdicts: bool = False,
+                      runs: dict[str, Any] | None = None) -> Document:
     """The JSON contract's document. With `verdicts`, each claim a scenario could be built
     for carries its scenario id and verdict (corpus.library.judge_claims): asked for, since
-    judging costs 5-300 ms a claim series (6x the analysis of a 2,000-message mbox)."""
+    judging costs 5-300 ms a claim series (6x the analysis of a 2,000-message mbox). `runs`
+    receives each judged scenario and its verdict (the HTML report's plots)."""
     judged: dict[str, tuple[str, dict[str, Any]]] = {}
     if verdicts:
         from corpus.library import judge_claims
 
-        judged = judge_claims(analysis.claims, analysis.messages)
+        judged = judge_claims(analysis.claims, analysis.messages, runs)
     claims = []
     for claim in analysis.claims:
         doc = claim_to_dict(claim)

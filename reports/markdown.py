@@ -17,6 +17,7 @@ from .document import (
     verdict_text,
 )
 from .safe import one_line
+from .view import ReportView, series_heading, trailer_people
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
 
@@ -59,6 +60,47 @@ def render_markdown(doc: Document) -> str:
                 f"{md(verdict_text(claim))} |"
             )
         out.append("")
+    if not out:
+        out.append("Nothing to report.")
+    return "\n".join(out) + "\n"
+
+
+def _claims_rows(claims: list[dict[str, object]] | tuple[dict[str, object], ...]) -> list[str]:
+    out = ["| metric | condition | before → after | change | stated | agrees | verdict |",
+           "|---|---|---|---|---|---|---|"]
+    for claim in claims:
+        out.append(
+            f"| {claim['metric']} | {md(condition_text(claim))} | {md(before_after(claim))} | "
+            f"{percent(claim.get('change_pct'))} | {percent(claim.get('stated_change_pct'))} | "  # type: ignore[arg-type]
+            f"{agreement(claim)} | {md(verdict_text(claim))} |"
+        )
+    return out
+
+
+def render_report_markdown(view: ReportView) -> str:
+    """The report series by series, ready to paste into a reply or a wiki."""
+    out: list[str] = []
+    for v in view.series:
+        s = v.series
+        out += [f"### {md(s['name'], 100)}", "", f"{md(series_heading(v))}", ""]
+        if v.files:
+            out.append(f"- files: {md(', '.join(v.files[:10]))}"
+                       + (f" and {len(v.files) - 10} more" if len(v.files) > 10 else ""))
+        for key, person in trailer_people(s)[:10]:
+            out.append(f"- {md(key)}: {md(person)}")
+        if v.effect is not None:
+            out.append(f"- largest claimed change: {v.effect:.1f} %")
+        out.append("")
+        out += _claims_rows(v.claims) if v.claims else ["No performance claims."]
+        out.append("")
+    if view.other_messages:
+        out += ["### Messages outside the series shown", "", "| date | kind | subject | from | diff |",
+                "|---|---|---|---|---|"]
+        out += [f"| {(m.get('date') or '')[:16]} | {m['kind']} | {md(m['subject'], 90)} | "
+                f"{md(m['from'])} | {patch_summary(m)} |" for m in view.other_messages]
+        out.append("")
+    if view.other_claims:
+        out += ["### Claims outside the series shown", ""] + _claims_rows(view.other_claims) + [""]
     if not out:
         out.append("Nothing to report.")
     return "\n".join(out) + "\n"

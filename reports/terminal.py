@@ -3,7 +3,12 @@ strings, never as markup."""
 
 from __future__ import annotations
 
-from rich.console import Console
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console, Group
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -19,6 +24,7 @@ from .document import (
     verdict_text,
 )
 from .safe import one_line
+from .view import ReportView, series_heading, trailer_people
 
 _DIRECTION_STYLE = {"improvement": "green", "regression": "red", "neutral": ""}
 _VERDICT_STYLE = {"reproduced": "green", "consistent": "green", "not_reproduced": "red",
@@ -86,4 +92,56 @@ def render_terminal(doc: Document, console: Console) -> None:
             )
         console.print(table)
     if not doc["series"] and not doc["messages"] and not doc["claims"]:
+        console.print(Text("Nothing to report."))
+
+
+def _claims_table(claims: Sequence[dict[str, Any]], title: str | None = None) -> Table:
+    table = Table(title=title, title_justify="left", expand=False, box=box.SIMPLE_HEAD)
+    for col in ("metric", "condition", "before → after", "change", "stated", "agrees", "verdict"):
+        table.add_column(col, overflow="fold")
+    for c in claims:
+        style = _DIRECTION_STYLE.get(c["direction"], "")
+        table.add_row(
+            _t(c["metric"]),
+            _t(condition_text(c), 30),
+            _t(before_after(c), style=style),
+            _t(percent(c.get("change_pct")), style=style),
+            _t(percent(c.get("stated_change_pct"))),
+            _t(agreement(c), style="" if c.get("consistent") is not False else "red"),
+            _t(verdict_text(c), style=_VERDICT_STYLE.get((c.get("verdict") or {}).get("status") or "", "")),
+        )
+    return table
+
+
+def render_report(view: ReportView, console: Console) -> None:
+    """The report series by series: a panel each, with files, trailers and claims."""
+    for v in view.series:
+        body: list[Any] = [_t(series_heading(v), style="dim")]
+        if v.files:
+            shown = ", ".join(v.files[:6]) + (f" and {len(v.files) - 6} more" if len(v.files) > 6 else "")
+            body.append(Text.assemble(("files ", "bold"), (one_line(shown), "")))
+        people = trailer_people(v.series)
+        if people:
+            body.append(Text.assemble(("trailers ", "bold"), (one_line(
+                "; ".join(f"{k}: {p}" for k, p in people[:6])
+                + (f"; {len(people) - 6} more" if len(people) > 6 else "")), "")))
+        if v.claims:
+            body.append(_claims_table(v.claims))
+        else:
+            body.append(Text("no performance claims", style="dim"))
+        effect = "" if v.effect is None else f"  largest claimed change {v.effect:.1f} %"
+        console.print(Panel(Group(*body), title=_t(v.series["name"], 90, "bold"),
+                            title_align="left", subtitle=Text(effect.strip()), subtitle_align="right"))
+    if view.other_messages:
+        table = Table(title="Messages outside the series shown", title_justify="left",
+                      box=box.SIMPLE_HEAD)
+        for col in ("date", "kind", "subject", "from", "diff"):
+            table.add_column(col, overflow="fold")
+        for m in view.other_messages:
+            table.add_row(_t((m.get("date") or "")[:16]), _t(m["kind"], style=_KIND_STYLE.get(m["kind"], "")),
+                          _t(m["subject"], 70), _t(m["from"], 32), _t(patch_summary(m)))
+        console.print(table)
+    if view.other_claims:
+        console.print(_claims_table(view.other_claims, "Claims outside the series shown"))
+    if not view.series and not view.other_claims and not view.other_messages:
         console.print(Text("Nothing to report."))

@@ -24,10 +24,10 @@ class Archive:
     missing: set[str] = field(default_factory=set)  # threads answering 404
     delay: float = 0.0  # seconds each thread takes to serve, as over a network
 
-    def add(self, mid: str, minutes: int, root: str | None = None) -> None:
+    def add(self, mid: str, minutes: int, root: str | None = None, body: str = "A body.\n") -> None:
         raw = (f"From: Ana Lopes <ana@example.org>\nSubject: [PATCH net] thing {mid}\n"
                f"Date: Mon, 02 Sep 2024 10:00:00 +0000\nMessage-ID: <{mid}>\n"
-               + (f"In-Reply-To: <{root}>\n" if root else "") + "\nA body.\n").encode()
+               + (f"In-Reply-To: <{root}>\n" if root else "") + "\n" + body).encode()
         self.messages.append((mid, BASE + timedelta(minutes=minutes), root or mid, raw))
 
     def handle(self, request: Request) -> Response:

@@ -119,3 +119,33 @@ def test_a_terminal_that_cannot_show_unicode(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr.decode()
     assert b"Traceback" not in proc.stderr
+
+
+TABLE = (
+    "Throughput [bold]<b>x</b>\x1b[31m, before and after:\n\n"
+    "threads   before      after\n"
+    "1         1.10 Mpps   1.32 Mpps\n"
+    "2         2.05 Mpps   2.61 Mpps\n"
+    "4         3.90 Mpps   5.02 Mpps\n"
+)
+
+
+def test_reports_from_the_store_show_hostile_text_literally(cli, tmp_path):
+    """The series report (table, Markdown) and the HTML page, with a hostile subject, sender,
+    body and claim quote: nothing acts on the terminal, nothing becomes live HTML."""
+    path = _write(tmp_path, "hostile.eml", HEAD + "\n" + BODY + "\n" + TABLE)
+    db = tmp_path / "store.db"
+    assert cli("--db", db, "ingest", path).code == 0
+    table = cli("report", "--all", "--db", db)
+    markdown = cli("report", "--all", "--db", db, "--format", "markdown")
+    html_file = tmp_path / "r.html"
+    assert cli("report", "--all", "--db", db, "--format", "html", "-o", html_file).code == 0
+    page = html_file.read_bytes().decode("utf-8")
+    for text in (table.out, table.err, markdown.out, page):
+        for bad in (ESC, BEL, RLO):
+            assert bad not in text
+    assert "[bold red]boom[/]" in table.out and "\\x1b[2J" in table.out
+    assert "\\<script\\>" in markdown.out
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script" not in page
+    assert "\\x1b[2J" in page and "\\u202e" in page
+    assert "<svg" in page  # the claimed thread sweep is drawn

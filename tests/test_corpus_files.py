@@ -19,7 +19,7 @@ from unidiff import PatchSet
 THREADS = Path(__file__).resolve().parent.parent / "corpus" / "threads"
 SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970"
 FILES = ["series-v1-v2.mbox", "review-quoted-diff.mbox", "pull-request.mbox",
-         "bpf-next-attachment.mbox"]
+         "bpf-next-attachment.mbox", "lockless-stats.mbox"]
 # Replies whose parent is deliberately not in the file (README: the missing sub-thread).
 DANGLING = {"<20250605121904.GA77120@lab.example.de>"}
 REQUIRED = ["From", "To", "Cc", "Subject", "Date", "Message-ID", "MIME-Version",
@@ -200,13 +200,14 @@ def test_every_diff_parses_and_hunks_add_up(mbox):
 
 
 def test_corpus_carries_the_expected_diffs():
-    # 4 + 4 files in the series patches, the page_pool patch, the attachment; quoted hunks are not counted
+    # 4 + 4 files in the series patches, the page_pool patch, the attachment, act_skbedit;
+    # quoted hunks are not counted
     files_seen = []
     for name in FILES:
         for msg in load(name):
             for text in text_parts(msg):
                 files_seen += [f.path for s in diff_sections(text) for f in PatchSet(s)]
-    assert len(files_seen) == 10
+    assert len(files_seen) == 11
     assert "tools/testing/selftests/net/veth_gro_batch.sh" in files_seen
 
 

@@ -291,7 +291,7 @@ class _Counts:
 
 
 def _series(rng: random.Random, w: _Writer, people: list[Person], serial: int, left: int,
-            counts: _Counts) -> None:
+            counts: _Counts, end: datetime = END, window: timedelta = WINDOW) -> None:
     author = rng.choice(people)
     tree = rng.choice(TREES)
     version = rng.choices([1, 2, 3, 4], weights=[60, 25, 10, 5])[0]
@@ -303,7 +303,7 @@ def _series(rng: random.Random, w: _Writer, people: list[Person], serial: int, l
     prefix = "RFC PATCH" if rfc else "PATCH"
     tag = tree + (f" v{version}" if version > 1 else "")
     subsystem = area.split("/")[-1].removesuffix(".c").removesuffix(".h")
-    start = END - WINDOW + timedelta(seconds=rng.uniform(0, WINDOW.total_seconds() - 8 * 86400))
+    start = end - window + timedelta(seconds=rng.uniform(0, window.total_seconds() - 8 * 86400))
     pid = 1000 + serial
     local, domain = author.email.split("@")
     maintainers = [p for p in rng.sample(people, 3) if p is not author]
@@ -407,7 +407,7 @@ def _series(rng: random.Random, w: _Writer, people: list[Person], serial: int, l
         parent = rng.choice(sent[-3:] if k and rng.random() < 0.25 else sent)
         who = rng.choice(people)
         clock = parent.date + timedelta(minutes=rng.randint(20, 1400))
-        clock = min(clock, END - timedelta(minutes=1 + serial % 50))
+        clock = min(clock, end - timedelta(minutes=1 + serial % 50))
         stamp = parent.author.local(parent.date)
         lines = [f"On {stamp:%a, %d %b %Y %H:%M:%S %z}, {parent.author.name} wrote:"]
         quoted = []
@@ -446,8 +446,10 @@ def _series(rng: random.Random, w: _Writer, people: list[Person], serial: int, l
         counts.replies += 1
 
 
-def generate(path: str | Path, n: int = 20000, seed: int = 1) -> GenStats:
-    """Write `n` netdev-like messages to `path` as mboxrd, deterministically for a seed."""
+def generate(path: str | Path, n: int = 20000, seed: int = 1, end: datetime = END,
+             window: timedelta = WINDOW) -> GenStats:
+    """Write `n` netdev-like messages to `path` as mboxrd, deterministically for a seed,
+    dated over the `window` before `end`."""
     t0 = time.perf_counter()
     rng = random.Random(seed)
     people = _people(rng)
@@ -456,7 +458,7 @@ def generate(path: str | Path, n: int = 20000, seed: int = 1) -> GenStats:
         w = _Writer(fh)
         while w.count < n:
             counts.series += 1
-            _series(rng, w, people, counts.series, n, counts)
+            _series(rng, w, people, counts.series, n, counts, end, window)
     return GenStats(w.count, counts.patches, counts.covers, counts.replies, counts.series,
                     w.bytes, time.perf_counter() - t0)
 

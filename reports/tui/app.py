@@ -1,0 +1,370 @@
+"""The Textual app: the series list (search, filters, sort) beside the chosen series in tabs —
+Thread, Diff, Claims, Scenario — with a simulate action and a sync in the background.
+
+No SQL and no analysis here: the store's and the library's functions do that."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import (
+    DataTable,
+    Footer,
+    Input,
+    ProgressBar,
+    Static,
+    TabbedContent,
+    TabPane,
+)
+from textual.worker import get_current_worker
+
+from corpus.browse import SeriesDetail, series_detail
+from corpus.store import Store
+
+from ..safe import inert, one_line
+from ..view import claim_order
+from .detail import (
+    CLAIM_COLUMNS,
+    claim_cells,
+    diff_renderable,
+    summary_text,
+    thread_text,
+    verdict_line,
+)
+from .series_list import SeriesList
+
+VERDICTS = (None, "reproduced", "consistent", "within_noise", "not_reproduced",
+            "outside_band", "no_model")
+DETAIL_DELAY = 0.12  # s: moving quickly through the list reads only the row it stops on
+
+
+class PatchperfApp(App[None]):
+    TITLE = "patchperf"
+    CSS_PATH = "app.tcss"
+    BINDINGS = [
+        Binding("slash", "search", "Search"),
+        Binding("t", "cycle_tree", "Tree"),
+        Binding("c", "toggle_claims", "Has claims"),
+        Binding("v", "cycle_verdict", "Verdict"),
+        Binding("o", "toggle_sort", "Sort"),
+        Binding("s", "simulate", "Simulate"),
+        Binding("z", "toggle_quotes", "Quotes"),
+        Binding("r", "sync", "Sync"),
+        Binding("1", "tab('thread')", "Thread", show=False),
+        Binding("2", "tab('diff')", "Diff", show=False),
+        Binding("3", "tab('claims')", "Claims", show=False),
+        Binding("4", "tab('scenario')", "Scenario", show=False),
+        Binding("escape", "close_search", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, store: Store, feeds: Sequence[str] = (), environ: dict[str, str] | None = None
+                 ) -> None:
+        super().__init__()
+        self.store = store
+        self.feeds = tuple(feeds)
+        self.environ = environ
+        self.detail: SeriesDetail | None = None
+        self.unfold = False
+        self.scenarios: list[Any] = []  # analyze.sim.build.Built of the shown series
+        self._trees: list[str] | None = None
+        self._pending: Any = None
+
+    # -- layout -------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="search series names (Enter to apply, Esc to close)", id="search")
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            yield SeriesList(self.store, id="series")
+            with Vertical(id="detail"):
+                yield Static(id="summary")
+                with TabbedContent(initial="thread", id="tabs"):
+                    with TabPane("Thread", id="thread"), VerticalScroll():
+                        yield Static(id="thread-text", classes="scroll-text")
+                    with TabPane("Diff", id="diff"), VerticalScroll():
+                        yield Static(id="diff-text", classes="scroll-text")
+                    with TabPane("Claims", id="claims"):
+                        yield DataTable(id="claims-table", cursor_type="row", zebra_stripes=True)
+                    with TabPane("Scenario", id="scenario"), VerticalScroll():
+                        yield Static(id="scenario-verdict", classes="scroll-text")
+                        yield _plot_widget()
+                        yield Static(id="scenario-text", classes="scroll-text")
+        yield ProgressBar(id="sync-bar", show_eta=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        claims = self.query_one("#claims-table", DataTable)
+        for name in CLAIM_COLUMNS:
+            claims.add_column(name, key=name)
+        self._status()
+        self.query_one(SeriesList).focus()
+
+    @property
+    def series_list(self) -> SeriesList:
+        return self.query_one(SeriesList)
+
+    def _status(self, extra: str = "") -> None:
+        lst = self.series_list
+        text = f"{lst.total:,} series · {lst.filter.describe()}" + (f" · {extra}" if extra else "")
+        self.query_one("#status", Static).update(Text(one_line(text)))
+
+    # -- the list -----------------------------------------------------------------------------
+
+    def _refilter(self, **changes: object) -> None:
+        self.series_list.reload(self.series_list.filter.with_(**changes))
+        self._status()
+        self._show_current()
+
+    def action_search(self) -> None:
+        box = self.query_one("#search", Input)
+        box.add_class("shown")
+        box.value = self.series_list.filter.search
+        box.focus()
+
+    @on(Input.Submitted, "#search")
+    def _search(self, event: Input.Submitted) -> None:
+        self._refilter(search=event.value.strip())
+        if not event.value.strip():
+            event.input.remove_class("shown")
+        self.series_list.focus()
+
+    def action_close_search(self) -> None:
+        box = self.query_one("#search", Input)
+        if box.has_class("shown"):
+            box.remove_class("shown")
+            self.series_list.focus()
+
+    def action_cycle_tree(self) -> None:
+        if self._trees is None:
+            self._trees = self.store.trees()
+        options: list[str | None] = [None, *self._trees]
+        current = self.series_list.filter.tree
+        at = options.index(current) if current in options else 0
+        self._refilter(tree=options[(at + 1) % len(options)])
+
+    def action_toggle_claims(self) -> None:
+        self._refilter(has_claims=not self.series_list.filter.has_claims)
+
+    def action_cycle_verdict(self) -> None:
+        current = self.series_list.filter.verdict
+        self._refilter(verdict=VERDICTS[(VERDICTS.index(current) + 1) % len(VERDICTS)])
+
+    def action_toggle_sort(self) -> None:
+        self._refilter(sort="effect" if self.series_list.filter.sort == "date" else "date")
+
+    @on(DataTable.RowHighlighted, "#series")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self._pending is not None:
+            self._pending.stop()
+        self._pending = self.set_timer(DETAIL_DELAY, self._show_current)
+
+    # -- the detail pane ----------------------------------------------------------------------
+
+    def _show_current(self) -> None:
+        self._pending = None
+        series_id = self.series_list.current_id()
+        detail = series_detail(self.store, series_id) if series_id else None
+        self.show_detail(detail)
+
+    def show_detail(self, detail: SeriesDetail | None) -> None:
+        self.detail = detail
+        self.scenarios = []
+        summary = self.query_one("#summary", Static)
+        claims = self.query_one("#claims-table", DataTable)
+        claims.clear()
+        if detail is None:
+            summary.update(Text("No series matches." if not self.series_list.total else ""))
+            for name in ("#thread-text", "#diff-text", "#scenario-text", "#scenario-verdict"):
+                self.query_one(name, Static).update("")
+            return
+        summary.update(summary_text(detail))
+        self.query_one("#thread-text", Static).update(thread_text(detail, self.unfold))
+        self.query_one("#diff-text", Static).update(diff_renderable(detail))
+        for c in sorted(detail.claims, key=claim_order):
+            claims.add_row(*claim_cells(c), key=c["id"])
+        self._show_scenarios()
+
+    def action_toggle_quotes(self) -> None:
+        self.unfold = not self.unfold
+        if self.detail is not None:
+            self.query_one("#thread-text", Static).update(thread_text(self.detail, self.unfold))
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one("#tabs", TabbedContent).active = tab
+
+    def _show_scenarios(self, verdicts: dict[str, dict[str, Any]] | None = None,
+                        runs: dict[str, Any] | None = None) -> None:
+        """The scenario of the series' claims, as TOML; with its verdict and plot once run."""
+        from analyze.sim.scenario import scenario_toml
+        from corpus.verdicts import stored_scenarios
+
+        text = self.query_one("#scenario-text", Static)
+        head = self.query_one("#scenario-verdict", Static)
+        detail = self.detail
+        if detail is None or not detail.claims:
+            head.update(Text("No claims: nothing to simulate.", style="dim"))
+            text.update("")
+            _clear_plot(self)
+            return
+        if not self.scenarios:
+            self.scenarios = stored_scenarios(self.store, [dict(c) for c in detail.claims])
+        if not self.scenarios:
+            head.update(Text("No scenario can be built for these claims (they sweep no "
+                             "condition the simulator models, or name no workload).", style="dim"))
+            text.update("")
+            _clear_plot(self)
+            return
+        built = self.scenarios[0]
+        kept = next((c.get("verdict") for c in detail.claims
+                     if c["id"] in built.claim_ids and c.get("verdict")), None)
+        head.update(verdict_line((verdicts or {}).get(built.scenario.id, kept)))
+        body = Text(inert(scenario_toml(built.scenario)))
+        if len(self.scenarios) > 1:
+            body.append(f"\n({len(self.scenarios) - 1} more scenario(s) for this series' claims)",
+                        style="dim")
+        text.update(body)
+        _draw_plot(self, built.scenario, (runs or {}).get(built.scenario.id))
+
+    def action_simulate(self) -> None:
+        if self.detail is None or not self.detail.claims:
+            self.notify("No claims to simulate in this series.", severity="warning")
+            return
+        self.query_one("#tabs", TabbedContent).active = "scenario"
+        self.notify("Simulating…", timeout=2)
+        self._simulate(self.detail.series["id"], [dict(c) for c in self.detail.claims])
+
+    @work(thread=True, exclusive=True, group="simulate")
+    def _simulate(self, series_id: str, claims: list[dict[str, Any]]) -> None:
+        """Judge the series' claims in a thread with a connection of its own, keep the
+        verdicts in the store, then show them."""
+        from corpus.verdicts import judge_stored_claims
+
+        runs: dict[str, Any] = {}
+        with Store.open(self.store.path) as store:
+            judged = judge_stored_claims(store, claims, runs)
+            store.save_verdicts((cid, sid, v) for cid, (sid, v) in judged.items())
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._simulated, series_id, judged, runs)
+
+    def _simulated(self, series_id: str, judged: dict[str, Any], runs: dict[str, Any]) -> None:
+        if self.detail is None or self.detail.series["id"] != series_id:
+            return  # the user moved on; the verdicts are kept for when they come back
+        statuses = sorted({v["status"] for _, v in judged.values()})
+        self.notify(one_line(f"Simulated: {', '.join(statuses) or 'no scenario'}"), markup=False)
+        detail = series_detail(self.store, series_id)
+        if detail is not None:
+            self.detail = detail
+            claims = self.query_one("#claims-table", DataTable)
+            claims.clear()
+            for c in sorted(detail.claims, key=claim_order):
+                claims.add_row(*claim_cells(c), key=c["id"])
+        self._show_scenarios({sid: v for sid, v in judged.values()}, runs)
+
+    # -- sync ---------------------------------------------------------------------------------
+
+    def action_sync(self) -> None:
+        if not self.feeds:
+            self.notify("No feeds to sync: name them (`patchperf tui lore:netdev`) or list "
+                        "them in the config file.", severity="warning", markup=False)
+            return
+        bar = self.query_one("#sync-bar", ProgressBar)
+        bar.add_class("running")
+        bar.update(total=None, progress=0)
+        self._status("syncing…")
+        self._sync(self.feeds)
+
+    @work(thread=True, exclusive=True, group="sync")
+    def _sync(self, feeds: Sequence[str]) -> None:
+        """Each feed's new mail into the store, analysed, the list refreshed after each."""
+        from corpus.refresh import analyze_rows
+        from ingest.http import PoliteClient
+        from ingest.sync import SyncLocked, parse_feed, sync_lock, sync_one
+
+        from ..config import limits_from_env
+
+        limits = limits_from_env()
+        lines = []
+        try:
+            with sync_lock(self.store.path), Store.open(self.store.path) as store, \
+                    PoliteClient(cache_dir=Path(f"{self.store.path}.http-cache")) as client:
+                for spec in feeds:
+                    feed = parse_feed(spec, self.environ)
+                    result = sync_one(store, feed, client, limits,
+                                      progress=lambda n: self.call_from_thread(self._synced, n))
+                    analyze_rows(store, None, limits)
+                    lines.append(f"{feed.key}: {len(result.new_rows)} new"
+                                 + (f" (stopped: {result.error})" if result.error else ""))
+                    self.call_from_thread(self._refresh_after_sync)
+        except SyncLocked as exc:
+            lines.append(str(exc))
+        self.call_from_thread(self._sync_done, "; ".join(lines))
+
+    def _synced(self, n: int) -> None:
+        self.query_one("#sync-bar", ProgressBar).advance(n)
+
+    def _refresh_after_sync(self) -> None:
+        self._trees = None
+        self.series_list.reload()
+        self._status("syncing…")
+
+    def _sync_done(self, summary: str) -> None:
+        self.query_one("#sync-bar", ProgressBar).remove_class("running")
+        self._status()
+        self.notify(one_line(summary or "sync done", 300), markup=False)
+
+
+def _plot_widget() -> Any:
+    from textual_plotext import PlotextPlot
+
+    return PlotextPlot(id="plot")
+
+
+def _clear_plot(app: PatchperfApp) -> None:
+    from textual_plotext import PlotextPlot
+
+    widget = app.query_one("#plot", PlotextPlot)
+    widget.plt.clear_data()
+    widget.plt.clear_figure()
+    widget.refresh()
+
+
+def _draw_plot(app: PatchperfApp, scenario: Any, run: Any) -> None:
+    """Claimed before and after over the sweep; the simulated curves once run."""
+    from textual_plotext import PlotextPlot
+
+    widget = app.query_one("#plot", PlotextPlot)
+    plt = widget.plt
+    plt.clear_data()
+    plt.clear_figure()
+    xs = list(scenario.workload.values)
+    # the model's curves as lines, the claimed figures as points: before in orange, after in
+    # green. No legend: plotext draws it over the top left of the plot, where the first
+    # points are; the title says what is what.
+    simulated = run is not None and bool(run[1].predicted_before)
+    if simulated:
+        plt.plot(xs, list(run[1].predicted_before), color="orange", marker="braille")
+        plt.plot(xs, list(run[1].predicted_after), color="green", marker="braille")
+    if scenario.claimed is not None:
+        plt.scatter(xs, list(scenario.claimed.before), color="orange", marker="●")
+        plt.scatter(xs, list(scenario.claimed.after), color="green", marker="●")
+    plt.xticks(xs)
+    plt.xlabel(one_line(scenario.workload.sweep))
+    plt.ylabel(one_line(f"{scenario.metric.name} ({scenario.metric.unit})", 40))
+    # short: plotext leaves out a title wider than the plot
+    plt.title("● claimed" + (", lines simulated" if simulated else "")
+              + "; orange before, green after")
+    widget.refresh()
+
+
+def make_app(store: Store, feeds: Sequence[str] = (), environ: dict[str, str] | None = None
+             ) -> PatchperfApp:
+    """The app over an open store; `feeds` are what `r` syncs (lore:netdev, ...)."""
+    return PatchperfApp(store, feeds, environ)

@@ -1,0 +1,112 @@
+"""The series list: a DataTable filled a page at a time from the store, so the first screen
+of a store of any size is one indexed query, and moving down loads the next page before the
+cursor reaches the end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rich.text import Text
+from textual.widgets import DataTable
+from textual.widgets.data_table import CellDoesNotExist
+
+from corpus.records import SeriesRow
+from corpus.store import Store
+
+from ..safe import one_line
+
+PAGE = 100
+AHEAD = 25  # rows left below the cursor when the next page is read
+
+
+@dataclass(frozen=True, slots=True)
+class ListFilter:
+    search: str = ""
+    tree: str | None = None
+    has_claims: bool = False
+    verdict: str | None = None
+    sort: str = "date"  # or "effect"
+
+    def describe(self) -> str:
+        parts = [f"sort: {'largest claimed change' if self.sort == 'effect' else 'newest'}"]
+        if self.tree:
+            parts.append(f"tree: {self.tree}")
+        if self.has_claims:
+            parts.append("with claims")
+        if self.verdict:
+            parts.append(f"verdict: {self.verdict.replace('_', ' ')}")
+        if self.search:
+            parts.append(f"search: {self.search}")
+        return " · ".join(parts)
+
+    def with_(self, **changes: object) -> ListFilter:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _cell(value: object, width: int | None = None, style: str = "") -> Text:
+    # Text, never a str: DataTable reads a str cell as markup
+    return Text(one_line(None if value is None else str(value), width), style=style, no_wrap=True)
+
+
+def row_cells(row: SeriesRow) -> tuple[Text, ...]:
+    effect = "" if row.effect is None else f"{row.effect:.1f} %"
+    return (
+        _cell((row.date_utc or "")[:10], style="dim"),
+        _cell(row.tree or "-", 10),
+        _cell(f"v{row.version}"),
+        _cell(row.claims or "", style="cyan"),
+        _cell(effect, style="green" if row.effect else ""),
+        _cell(row.name, 80, "bold" if row.claims else ""),
+    )
+
+
+class SeriesList(DataTable[Text]):
+    """Series rows keyed by series id."""
+
+    def __init__(self, store: Store, **kwargs: object) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)  # type: ignore[arg-type]
+        self.store = store
+        self.filter = ListFilter()
+        self.total = 0
+
+    def on_mount(self) -> None:
+        for label, width in (("date", 10), ("tree", 10), ("v", 3), ("claims", 6),
+                             ("change", 8), ("series", 80)):
+            self.add_column(label, width=width, key=label)
+        self.reload()
+
+    def reload(self, new_filter: ListFilter | None = None) -> None:
+        """Read the list again from its first page (a new filter, or new mail)."""
+        if new_filter is not None:
+            self.filter = new_filter
+        keep = self.current_id()
+        self.clear()
+        f = self.filter
+        self.total = self.store.series_count(search=f.search or None, tree=f.tree,
+                                             has_claims=f.has_claims, verdict=f.verdict)
+        self.load_page()
+        if keep is not None and keep in self.rows:
+            self.move_cursor(row=self.get_row_index(keep))
+
+    def load_page(self) -> int:
+        """Append the next page; how many rows came."""
+        f = self.filter
+        rows = self.store.series_page(search=f.search or None, tree=f.tree,
+                                      has_claims=f.has_claims, verdict=f.verdict, sort=f.sort,
+                                      offset=self.row_count, limit=PAGE)
+        for row in rows:
+            self.add_row(*row_cells(row), key=row.id)
+        return len(rows)
+
+    def current_id(self) -> str | None:
+        if not self.row_count:
+            return None
+        try:
+            key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key
+        except CellDoesNotExist:  # the table is being refilled
+            return None
+        return None if key.value is None else str(key.value)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.cursor_row >= self.row_count - AHEAD and self.row_count < self.total:
+            self.load_page()

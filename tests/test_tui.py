@@ -1,0 +1,270 @@
+"""The Textual app driven by Textual's pilot over real stores: the bundled corpus, the
+netdev seeds, a generated store for paging, and a sync from a lore-shaped server."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import re
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from fake_lore import Archive
+from pytest_httpserver import HTTPServer
+from rich.console import Console
+from rich.text import Text
+
+from corpus.bundled import bundled_threads
+from corpus.store import Store
+from reports.cli import main
+from reports.tui import make_app
+from reports.tui.series_list import PAGE
+
+SIZE = (160, 45)
+pytestmark = pytest.mark.anyio  # anyio's pytest plugin (installed with httpx) runs the coroutines
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"  # Textual runs on asyncio
+
+
+def _ingest(db: Path, *paths: Path) -> Path:
+    assert main(["--db", str(db), "--quiet", "ingest", *map(str, paths)]) in (0, 1)
+    return db
+
+
+@pytest.fixture(scope="module")
+def corpus_db(tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("tui") / "corpus.db"
+    with bundled_threads() as folder:
+        return _ingest(db, *sorted(folder.glob("*.mbox")))
+
+
+@pytest.fixture
+def store(corpus_db: Path, tmp_path: Path):
+    # a copy each: simulating writes verdicts
+    copy = tmp_path / "store.db"
+    copy.write_bytes(corpus_db.read_bytes())
+    with Store.open(copy) as opened:
+        yield opened
+
+
+def _plain(widget) -> str:
+    """What a Static holds, rendered as plain text (as wide as needed: no wrapping)."""
+    content = widget.content
+    if isinstance(content, Text):
+        return content.plain
+    console = Console(width=400, record=True, file=io.StringIO(), color_system=None)
+    console.print(content)
+    return console.export_text()
+
+
+def _names(app) -> list[str]:
+    table = app.series_list
+    return [table.get_row_at(i)[-1].plain for i in range(table.row_count)]
+
+
+async def test_first_screen_lists_series_newest_first(store) -> None:
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        names = _names(app)
+        assert names[0].startswith("net/sched: act_skbedit")  # 2026-11-24
+        assert names[1].startswith("bpf: cpumap: prefetch")  # 2026-11-20
+        assert names[-1].startswith("net: veth: batch GRO") and len(names) == 6
+        assert _plain(app.query_one("#status")).startswith("6 series · sort: newest")
+        await pilot.pause(0.3)
+        assert "act_skbedit" in _plain(app.query_one("#summary"))
+
+
+async def test_navigate_and_open_each_tab(store) -> None:
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("down", "down")  # page_pool, 2025-06-03: a patch, reviews, claims
+        await pilot.pause(0.3)
+        assert app.detail is not None and app.detail.series["name"].startswith("page_pool")
+        thread = _plain(app.query_one("#thread-text"))
+        assert "── patch" in thread and "── reply" in thread
+        assert re.search(r"┆ \d+ quoted lines \(z unfolds\)", thread)
+        await pilot.press("z")
+        unfolded = _plain(app.query_one("#thread-text"))
+        assert "(z unfolds)" not in unfolded and len(unfolded) > len(thread)
+
+        await pilot.press("2")
+        assert app.query_one("#tabs").active == "diff"
+        assert "+++ b/net/core/page_pool.c" in _plain(app.query_one("#diff-text"))
+
+        await pilot.press("3")
+        assert app.query_one("#tabs").active == "claims"
+        claims = app.query_one("#claims-table")
+        assert claims.row_count == len(app.detail.claims) == 11
+
+        await pilot.press("4")
+        assert app.query_one("#tabs").active == "scenario"
+        assert 'sweep = "instances"' in _plain(app.query_one("#scenario-text"))
+        assert "not simulated yet" in _plain(app.query_one("#scenario-verdict"))
+
+        await pilot.press("1")
+        assert app.query_one("#tabs").active == "thread"
+
+
+async def test_search_and_filters(store) -> None:
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash", *"veth", "enter")
+        await pilot.pause()
+        assert _names(app) == ["net: veth: batch GRO flushes per NAPI poll"] * 2
+        assert "search: veth" in _plain(app.query_one("#status"))
+        await pilot.press("slash", "ctrl+u", "enter")  # an empty search clears it
+        assert len(_names(app)) == 6
+
+        await pilot.press("t")  # the most used tree first: net-next (4 series)
+        assert app.series_list.filter.tree == "net-next" and len(_names(app)) == 4
+        await pilot.press("t")
+        assert app.series_list.filter.tree == "bpf-next" and len(_names(app)) == 1
+        await pilot.press("t")
+        assert app.series_list.filter.tree is None
+
+        await pilot.press("o")  # largest claimed change first
+        assert [n[:20] for n in _names(app)[:2]] == ["net/sched: act_skbed", "page_pool: refill th"]
+        assert [app.series_list.get_row_at(i)[4].plain for i in (0, 1)] == ["109.6 %", "77.4 %"]
+        await pilot.press("c")
+        assert app.series_list.total == 6  # every bundled series has a claim
+
+
+async def test_simulate_keeps_the_verdict_and_the_verdict_filter_finds_it(seeds_dir, tmp_path) -> None:
+    db = _ingest(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+    with Store.open(db) as store:
+        app = make_app(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("slash", *"act_police", "enter")
+            await pilot.pause(0.3)
+            assert len(_names(app)) == 1
+            await pilot.press("s")
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.2)
+            assert app.query_one("#tabs").active == "scenario"
+            assert "verdict: reproduced" in _plain(app.query_one("#scenario-verdict"))
+            drawn = app.query_one("#plot").plt.build()  # what plotext draws in the pane
+            assert "● claimed, lines simulated" in drawn
+            assert drawn.count("●") >= 6  # before and after at 1, 2 and 4 threads
+            claims = app.query_one("#claims-table")
+            verdicts = [claims.get_row_at(i)[-1].plain for i in range(claims.row_count)]
+            assert any(v.startswith("reproduced") for v in verdicts)
+
+            await pilot.press("slash", "ctrl+u", "enter")
+            await pilot.press("v")  # no verdict filter → reproduced
+            assert app.series_list.filter.verdict == "reproduced"
+            assert len(_names(app)) == 1 and "act_police" in _names(app)[0]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM verdicts WHERE status = 'reproduced'").fetchone()[0] >= 3
+
+
+async def test_the_list_loads_a_page_at_a_time(tmp_path) -> None:
+    spec = importlib.util.spec_from_file_location("gen_mbox", Path(__file__).parent / "bench" / "gen_mbox.py")
+    gen = importlib.util.module_from_spec(spec)
+    sys.modules["gen_mbox"] = gen
+    spec.loader.exec_module(gen)
+    generate = gen.generate
+    mbox = tmp_path / "gen.mbox"
+    generate(mbox, n=1200)
+    db = tmp_path / "gen.db"
+    assert main(["--db", str(db), "--quiet", "ingest", "--no-claims", str(mbox)]) == 0
+    with Store.open(db) as store:
+        total = store.series_count()
+        assert total > 2 * PAGE
+        app = make_app(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.series_list.row_count == PAGE
+            for _ in range(PAGE - 20):
+                await pilot.press("down")
+            assert app.series_list.row_count == 2 * PAGE  # read ahead of the cursor
+            await pilot.press("end")
+            await pilot.pause()
+            assert app.series_list.row_count <= total
+
+
+async def test_r_syncs_in_the_background_and_the_list_grows(tmp_path, httpserver: HTTPServer) -> None:
+    archive = Archive()
+    httpserver.expect_request(re.compile(".*")).respond_with_handler(archive.handle)
+    diff = ("Speeds things up.\n\nSigned-off-by: Ana Lopes <ana@example.org>\n---\n"
+            " net/core/dev.c | 1 +\n 1 file changed, 1 insertion(+)\n\n"
+            "diff --git a/net/core/dev.c b/net/core/dev.c\n--- a/net/core/dev.c\n"
+            "+++ b/net/core/dev.c\n@@ -1,2 +1,3 @@\n a\n+b\n c\n")
+    for k in range(3):
+        archive.add(f"p{k}@x", k, body=diff)
+    db = tmp_path / "s.db"
+    with Store.open(db) as store:
+        app = make_app(store, ["lore:netdev"],
+                       {"PATCHPERF_LORE_URL": httpserver.url_for("/").rstrip("/")})
+        async with app.run_test(size=SIZE) as pilot:
+            assert app.series_list.total == 0
+            await pilot.press("r")
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.2)
+            assert app.series_list.total == 3
+            assert sorted(_names(app)) == [f"thing p{k}@x" for k in range(3)]
+
+
+async def test_r_without_feeds_says_so(store) -> None:
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert any("No feeds to sync" in n.message for n in app._notifications)
+
+
+HOSTILE = (
+    "From: =?UTF-8?q?Mallory_=1B]0;pwned=07?= <m@example.org>\n"
+    "Subject: [PATCH net] [bold red]boom[/] \x1b[2J\u202egnp.exe <script>alert(1)</script>\n"
+    "Date: Mon, 02 Sep 2024 10:00:00 +0000\n"
+    "Message-ID: <hostile@example.org>\n"
+    "Content-Type: text/plain; charset=utf-8\n\n"
+    "Body with \x1b]8;;http://evil.example/\x07a link\x1b]8;;\x07 and [link=x]y[/link].\n"
+    "> quoted [blink]text[/blink] \x1b[5m\n\n"
+    "threads   before      after\n"
+    "1         1.10 Mpps   1.32 Mpps\n"
+    "2         2.05 Mpps   2.61 Mpps\n\n"
+    "Signed-off-by: Mallory <m@example.org>\n---\n"
+    "diff --git a/net/core/dev.c b/net/core/dev.c\n--- a/net/core/dev.c\n+++ b/net/core/dev.c\n"
+    "@@ -1,2 +1,3 @@\n a\n+b [red]x[/red] \x1b[31m\n c\n"
+)
+
+
+async def test_hostile_mail_is_shown_as_text(tmp_path) -> None:
+    """Rich markup, escape sequences and HTML in a subject, a sender, a body, a quote and a
+    diff: shown literally in the list and every tab, and nothing reaches the screen raw."""
+    path = tmp_path / "hostile.eml"
+    path.write_bytes(HOSTILE.encode())
+    db = _ingest(tmp_path / "h.db", path)
+    with Store.open(db) as store:
+        app = make_app(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause(0.3)
+            name = _names(app)[0]  # the series name: the subject without its [...] prefixes
+            assert name.startswith("boom[/] \\x1b[2J\\u202egnp.exe")
+            assert "<script>alert(1)</script>" in name
+            await pilot.press("z")
+            shown = {tab: _plain(app.query_one(f"#{tab}-text")) for tab in ("thread", "diff")}
+            shown["summary"] = _plain(app.query_one("#summary"))
+            claims = app.query_one("#claims-table")
+            shown["claims"] = " ".join(c.plain for i in range(claims.row_count)
+                                       for c in claims.get_row_at(i))
+            assert "[PATCH net] [bold red]boom[/] \\x1b[2J" in shown["thread"]
+            assert "[link=x]y[/link]" in shown["thread"] and "\\x1b]8;;http://evil.example/\\x07" in shown["thread"]
+            assert "quoted [blink]text[/blink] \\x1b[5m" in shown["thread"]
+            assert "+b [red]x[/red] \\x1b[31m" in shown["diff"]
+            assert "  Mallory\n" in shown["thread"]  # the decoder keeps no control of the encoded From
+            assert "1.1 → 1.32 Mpps" in shown["claims"]
+            for text in shown.values():
+                assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+            for tab in ("thread", "diff", "claims", "scenario"):
+                await pilot.press({"thread": "1", "diff": "2", "claims": "3", "scenario": "4"}[tab])
+                await pilot.pause(0.05)
+                screen = app.export_screenshot()
+                assert "\x1b" not in screen and "\u202e" not in screen
+            assert "boom[/]" in app.export_screenshot().replace("&#160;", " ")

@@ -1,0 +1,80 @@
+"""SVG snapshots of each screen of the TUI (pytest-textual-snapshot), over a copy of a store
+built from the bundled corpus (and the seeds, for a simulated scenario). After a deliberate
+change of a screen: `pytest tests/test_tui_snapshots.py --snapshot-update`, then look at the
+SVGs in tests/__snapshots__/ before committing them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corpus.bundled import bundled_threads
+from corpus.store import Store
+from reports.cli import main
+from reports.tui import make_app
+
+SIZE = (150, 40)
+
+
+def _ingest(db: Path, *paths: Path) -> Path:
+    assert main(["--db", str(db), "--quiet", "ingest", *map(str, paths)]) == 0
+    return db
+
+
+@pytest.fixture(scope="module")
+def corpus_db(tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("snap") / "corpus.db"
+    with bundled_threads() as folder:
+        return _ingest(db, *sorted(folder.glob("*.mbox")))
+
+
+@pytest.fixture
+def store(corpus_db: Path, tmp_path: Path):
+    copy = tmp_path / "store.db"
+    copy.write_bytes(corpus_db.read_bytes())
+    with Store.open(copy) as opened:
+        yield opened
+
+
+def _after(*keys: str):
+    """Press the keys, then wait: the detail pane follows the cursor after a short delay,
+    workers (a simulation) finish, and the toasts they raised are cleared."""
+    async def run(pilot) -> None:
+        await pilot.pause(0.2)
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause(0.3)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.1)
+        pilot.app.clear_notifications()
+        await pilot.pause(0.1)
+    return run
+
+
+def test_first_screen(snap_compare, store) -> None:
+    assert snap_compare(make_app(store), terminal_size=SIZE, run_before=_after())
+
+
+def test_thread_with_quotes_unfolded(snap_compare, store) -> None:
+    assert snap_compare(make_app(store), terminal_size=SIZE, run_before=_after("down", "down", "z"))
+
+
+def test_diff_tab(snap_compare, store) -> None:
+    assert snap_compare(make_app(store), terminal_size=SIZE, run_before=_after("down", "down", "2"))
+
+
+def test_claims_tab_sorted_by_effect(snap_compare, store) -> None:
+    assert snap_compare(make_app(store), terminal_size=SIZE, run_before=_after("o", "3"))
+
+
+def test_search_by_tree_and_name(snap_compare, store) -> None:
+    assert snap_compare(make_app(store), terminal_size=SIZE,
+                        run_before=_after("t", "slash", *"gro", "enter"))
+
+
+def test_scenario_tab_after_simulating(snap_compare, seeds_dir, tmp_path) -> None:
+    db = _ingest(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+    with Store.open(db) as store:
+        assert snap_compare(make_app(store), terminal_size=SIZE,
+                            run_before=_after("slash", *"act_police", "enter", "s"))

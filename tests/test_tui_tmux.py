@@ -1,0 +1,100 @@
+"""`patchperf tui` in a real terminal: tmux runs the installed command on a store built from
+the bundled corpus, keys are sent, and the screen is read back with `capture-pane`.
+(`make tui-smoke` runs only this; `.ci/run` installs tmux when it is missing.)"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from corpus.bundled import bundled_threads
+from reports.cli import main
+
+PATCHPERF = Path(sys.executable).with_name("patchperf")
+
+
+def _tmux() -> str:
+    found = shutil.which("tmux")
+    if found is None:
+        if os.environ.get("PATCHPERF_REQUIRE_SHARED") == "1":
+            pytest.fail("tmux is missing: .ci/run installs it (apt-get install tmux)")
+        pytest.skip("tmux is not installed (make tui-smoke installs it)")
+    return found
+
+
+class Terminal:
+    """A tmux session of our own (its own server socket), 150x40."""
+
+    def __init__(self, tmp: Path, command: list[str], env: dict[str, str]) -> None:
+        self.tmux = [_tmux(), "-S", str(tmp / "tmux.sock")]
+        env_args = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
+        # A detached session may start at tmux's default size whatever -x/-y say: the
+        # window is sized by hand, then the command starts in it (a shell waits for the go).
+        go = tmp / "go"
+        # COLUMNS and LINES, when the test's environment has them, would fix the app's size
+        script = f'while [ ! -e "{go}" ]; do sleep 0.05; done; unset COLUMNS LINES; exec "$@"'
+        subprocess.run([*self.tmux, "-f", "/dev/null", "new-session", "-d", "-s", "pp",
+                        "-x", "150", "-y", "40", *env_args, "sh", "-c", script, "sh", *command],
+                       check=True)
+        subprocess.run([*self.tmux, "set-option", "-t", "pp", "window-size", "manual"], check=True)
+        subprocess.run([*self.tmux, "resize-window", "-t", "pp", "-x", "150", "-y", "40"], check=True)
+        go.touch()
+
+    def screen(self) -> str:
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-t", "pp"], check=True,
+                              capture_output=True, text=True).stdout
+
+    def wait_for(self, *texts: str, timeout: float = 30.0) -> str:
+        """The screen once every text is on it (the app paints in several passes)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            if all(t in shown for t in texts):
+                return shown
+            time.sleep(0.2)
+        raise AssertionError(f"{texts!r} never all appeared; the screen:\n{self.screen()}")
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run([*self.tmux, "send-keys", "-t", "pp", *keys], check=True)
+
+    def alive(self) -> bool:
+        return subprocess.run([*self.tmux, "has-session", "-t", "pp"],
+                              capture_output=True).returncode == 0
+
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+
+
+def test_tui_in_tmux(tmp_path: Path) -> None:
+    _tmux()
+    assert PATCHPERF.exists(), f"{PATCHPERF}: the installed command (make installs it)"
+    db = tmp_path / "store.db"
+    with bundled_threads() as folder:
+        assert main(["--db", str(db), "--quiet", "ingest", *map(str, sorted(folder.glob("*.mbox")))]) == 0
+    env = {"PATCHPERF_DB": str(db), "TERM": "xterm-256color", "HOME": str(tmp_path),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    term = Terminal(tmp_path, [str(PATCHPERF), "tui"], env)
+    try:
+        first = term.wait_for("6 series · sort: newest", "Quit", "── patch 2026-11-24T09:12")
+        assert "net/sched: act_skbedit: count in per-cpu stats" in first
+        term.keys("Down", "Down")
+        term.wait_for("│ page_pool: refill the alloc cache in one batch")
+        term.keys("3")
+        term.wait_for("before → after", "5.1 → 7.9 Mpps", "+54.90")
+        term.keys("2")
+        term.wait_for("+++ b/net/core/page_pool.c")
+        term.keys("o")
+        term.wait_for("sort: largest claimed change")
+        term.keys("q")
+        deadline = time.monotonic() + 10
+        while term.alive() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not term.alive(), "q did not quit the app"
+    finally:
+        term.close()
