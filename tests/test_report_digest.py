@@ -126,3 +126,25 @@ def test_seeds_report_with_verdicts_and_simulated_curves(cli, seeds_dir, tmp_pat
     assert len(simulated) == 2
     assert any(": reproduced" in s for s in simulated) and any(": within noise" in s for s in simulated)
     assert "consistent (band" in page
+
+
+def test_analyze_and_claims_write_html_too(cli, seeds_dir, corpus_db):
+    page = cli("analyze", seeds_dir / "001_22952647ed20d5cc.txt", "--format", "html").out
+    assert page.startswith("<!DOCTYPE html>") and "reproduced (predicted" in page
+    assert "simulated after" in page  # html judges the claims without being asked
+    claims = cli("claims", "--db", corpus_db, "--format", "html").out
+    assert "Claims outside the series shown" in claims and "<svg" in claims
+
+
+def test_start_up_imports_no_plotting_or_tui(corpus_db):
+    """`report` in the terminal never loads matplotlib, Jinja2 or Textual (ARCHITECTURE:
+    start-up stays fast)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from reports.cli import main; "
+            "assert main(['--db', sys.argv[1], 'report', '--all', '-o', '/dev/null']) == 0; "
+            "print(sorted(m for m in ('matplotlib', 'jinja2', 'textual', 'spacy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code, str(corpus_db)],
+                         capture_output=True, text=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stderr

@@ -104,6 +104,8 @@ async def test_navigate_and_open_each_tab(store) -> None:
 
         await pilot.press("4")
         assert app.query_one("#tabs").active == "scenario"
+        await app.workers.wait_for_complete()  # the scenario is built when the tab opens
+        await pilot.pause()
         assert 'sweep = "instances"' in _plain(app.query_one("#scenario-text"))
         assert "not simulated yet" in _plain(app.query_one("#scenario-verdict"))
 
@@ -151,6 +153,7 @@ async def test_simulate_keeps_the_verdict_and_the_verdict_filter_finds_it(seeds_
             drawn = app.query_one("#plot").plt.build()  # what plotext draws in the pane
             assert "● claimed, lines simulated" in drawn
             assert drawn.count("●") >= 6  # before and after at 1, 2 and 4 threads
+            await pilot.press("3")  # the claims, now with their verdicts
             claims = app.query_one("#claims-table")
             verdicts = [claims.get_row_at(i)[-1].plain for i in range(claims.row_count)]
             assert any(v.startswith("reproduced") for v in verdicts)
@@ -248,7 +251,7 @@ async def test_hostile_mail_is_shown_as_text(tmp_path) -> None:
             name = _names(app)[0]  # the series name: the subject without its [...] prefixes
             assert name.startswith("boom[/] \\x1b[2J\\u202egnp.exe")
             assert "<script>alert(1)</script>" in name
-            await pilot.press("z")
+            await pilot.press("z", "2", "3")  # quotes unfolded; each tab filled as it opens
             shown = {tab: _plain(app.query_one(f"#{tab}-text")) for tab in ("thread", "diff")}
             shown["summary"] = _plain(app.query_one("#summary"))
             claims = app.query_one("#claims-table")

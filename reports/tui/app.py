@@ -73,9 +73,12 @@ class PatchperfApp(App[None]):
         self.environ = environ
         self.detail: SeriesDetail | None = None
         self.unfold = False
-        self.scenarios: list[Any] = []  # analyze.sim.build.Built of the shown series
+        # analyze.sim.build.Built of the shown series; None until the Scenario tab asks (a
+        # first build loads spaCy, 0.7 s: not something to pay on every move in the list)
+        self.scenarios: list[Any] | None = None
         self._trees: list[str] | None = None
         self._pending: Any = None
+        self._stale: set[str] = set()  # tabs that do not show the current series yet
 
     # -- layout -------------------------------------------------------------------------------
 
@@ -176,7 +179,7 @@ class PatchperfApp(App[None]):
 
     def show_detail(self, detail: SeriesDetail | None) -> None:
         self.detail = detail
-        self.scenarios = []
+        self.scenarios = None
         summary = self.query_one("#summary", Static)
         claims = self.query_one("#claims-table", DataTable)
         claims.clear()
@@ -186,25 +189,68 @@ class PatchperfApp(App[None]):
                 self.query_one(name, Static).update("")
             return
         summary.update(summary_text(detail))
-        self.query_one("#thread-text", Static).update(thread_text(detail, self.unfold))
-        self.query_one("#diff-text", Static).update(diff_renderable(detail))
-        for c in sorted(detail.claims, key=claim_order):
-            claims.add_row(*claim_cells(c), key=c["id"])
-        self._show_scenarios()
+        # Only the open tab is filled now; the others when they are opened. Laying out a
+        # long thread or highlighting a diff takes tens of milliseconds: paid on every
+        # series the cursor rests on, it made moving through the list stutter.
+        self._stale = {"thread", "diff", "claims", "scenario"}
+        self._fill(self.query_one("#tabs", TabbedContent).active)
+
+    def _fill(self, tab: str) -> None:
+        """Fill one tab with the shown series, if it does not show it yet."""
+        detail = self.detail
+        if detail is None or tab not in self._stale:
+            return
+        self._stale.discard(tab)
+        if tab == "thread":
+            self.query_one("#thread-text", Static).update(thread_text(detail, self.unfold))
+        elif tab == "diff":
+            self.query_one("#diff-text", Static).update(diff_renderable(detail))
+        elif tab == "claims":
+            table = self.query_one("#claims-table", DataTable)
+            table.clear()
+            for c in sorted(detail.claims, key=claim_order):
+                table.add_row(*claim_cells(c), key=c["id"])
+        else:
+            self._show_scenarios()
+            self._load_scenarios()
 
     def action_toggle_quotes(self) -> None:
         self.unfold = not self.unfold
-        if self.detail is not None:
+        if self.detail is not None and "thread" not in self._stale:
             self.query_one("#thread-text", Static).update(thread_text(self.detail, self.unfold))
 
     def action_tab(self, tab: str) -> None:
         self.query_one("#tabs", TabbedContent).active = tab
 
+    @on(TabbedContent.TabActivated, "#tabs")
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id is not None:
+            self._fill(event.pane.id)
+
+    def _load_scenarios(self) -> None:
+        if self.detail is not None and self.detail.claims and self.scenarios is None:
+            self._build_scenarios(self.detail.series["id"], [dict(c) for c in self.detail.claims])
+
+    @work(thread=True, exclusive=True, group="scenarios")
+    def _build_scenarios(self, series_id: str, claims: list[dict[str, Any]]) -> None:
+        """Build the series' scenarios from its stored mail, in a thread with a connection of
+        its own."""
+        from corpus.verdicts import stored_scenarios
+
+        with Store.open(self.store.path, readonly=True) as store:
+            built = stored_scenarios(store, claims)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._scenarios_built, series_id, built)
+
+    def _scenarios_built(self, series_id: str, built: list[Any]) -> None:
+        if self.detail is not None and self.detail.series["id"] == series_id:
+            self.scenarios = built
+            self._show_scenarios()
+
     def _show_scenarios(self, verdicts: dict[str, dict[str, Any]] | None = None,
                         runs: dict[str, Any] | None = None) -> None:
         """The scenario of the series' claims, as TOML; with its verdict and plot once run."""
         from analyze.sim.scenario import scenario_toml
-        from corpus.verdicts import stored_scenarios
 
         text = self.query_one("#scenario-text", Static)
         head = self.query_one("#scenario-verdict", Static)
@@ -214,8 +260,11 @@ class PatchperfApp(App[None]):
             text.update("")
             _clear_plot(self)
             return
-        if not self.scenarios:
-            self.scenarios = stored_scenarios(self.store, [dict(c) for c in detail.claims])
+        if self.scenarios is None:
+            head.update(Text("building the scenario from the thread…", style="dim italic"))
+            text.update("")
+            _clear_plot(self)
+            return
         if not self.scenarios:
             head.update(Text("No scenario can be built for these claims (they sweep no "
                              "condition the simulator models, or name no workload).", style="dim"))
@@ -243,29 +292,36 @@ class PatchperfApp(App[None]):
 
     @work(thread=True, exclusive=True, group="simulate")
     def _simulate(self, series_id: str, claims: list[dict[str, Any]]) -> None:
-        """Judge the series' claims in a thread with a connection of its own, keep the
-        verdicts in the store, then show them."""
-        from corpus.verdicts import judge_stored_claims
+        """Build and judge the series' scenarios in a thread with a connection of its own,
+        keep the verdicts in the store, then show them."""
+        from corpus.verdicts import judge_built, stored_scenarios
 
+        judged: dict[str, tuple[str, dict[str, Any]]] = {}
         runs: dict[str, Any] = {}
         with Store.open(self.store.path) as store:
-            judged = judge_stored_claims(store, claims, runs)
+            built = stored_scenarios(store, claims)
+            for one in built:
+                verdict, verdicts = judge_built(one)
+                if verdict is not None:
+                    runs[one.scenario.id] = (one.scenario, verdict)
+                judged.update(verdicts)
             store.save_verdicts((cid, sid, v) for cid, (sid, v) in judged.items())
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._simulated, series_id, judged, runs)
+            self.call_from_thread(self._simulated, series_id, built, judged, runs)
 
-    def _simulated(self, series_id: str, judged: dict[str, Any], runs: dict[str, Any]) -> None:
+    def _simulated(self, series_id: str, built: list[Any], judged: dict[str, Any],
+                   runs: dict[str, Any]) -> None:
         if self.detail is None or self.detail.series["id"] != series_id:
             return  # the user moved on; the verdicts are kept for when they come back
         statuses = sorted({v["status"] for _, v in judged.values()})
         self.notify(one_line(f"Simulated: {', '.join(statuses) or 'no scenario'}"), markup=False)
         detail = series_detail(self.store, series_id)
         if detail is not None:
-            self.detail = detail
-            claims = self.query_one("#claims-table", DataTable)
-            claims.clear()
-            for c in sorted(detail.claims, key=claim_order):
-                claims.add_row(*claim_cells(c), key=c["id"])
+            self.detail = detail  # its claims now carry their verdicts
+            self._stale.add("claims")
+            if self.query_one("#tabs", TabbedContent).active == "claims":
+                self._fill("claims")
+        self.scenarios = built
         self._show_scenarios({sid: v for sid, v in judged.values()}, runs)
 
     # -- sync ---------------------------------------------------------------------------------

@@ -8,7 +8,9 @@ in the same run on the same file:
   (c) `patchperf ingest --no-claims`: messages, threads and series, and its peak RSS;
   (d) `patchperf ingest`: all of (c) and claim extraction, and its peak RSS.
 Ratios are against (a) measured in this run, since these machines are shared and noisy.
-Each timed step runs in its own process; the best of --repeat runs is kept.
+Each timed step runs in its own process; the best of --repeat runs is kept. Then the
+hostile inputs, the simulator, sync, git epochs, and the TUI and digest on a store of
+100,000 messages (tests/bench/ui.py; the store is built once a day, about 2 minutes).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from gen_mbox import generate  # noqa: E402
 from hostile import run as hostile_rows  # noqa: E402
 from sim import run as sim_rows  # noqa: E402
 from sync import run as sync_rows  # noqa: E402
+from ui import run as ui_rows  # noqa: E402
 
 FLOOR = r"""
 import email, mailbox, sys
@@ -102,6 +105,7 @@ def main() -> int:
         *sim_rows(),
         *sync_rows(),
         *epoch_rows(),
+        *ui_rows(),
     ]
     print(f"\nbest of {args.repeat} runs, {args.n:,} messages ({size_mb:.1f} MB), Python {sys.version.split()[0]}")
     width = max(len(r[0]) for r in rows)
