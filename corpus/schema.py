@@ -18,7 +18,8 @@ APPLICATION_ID = 0x70707266
 BUSY_TIMEOUT_MS = 5000
 
 # The claims of each series (read from, or first written in, one of its members): their count
-# and the largest change they claim (computed, else stated), on the series row.
+# and the largest change they claim (computed, else stated), on the series row. (`UPDATE ...
+# FROM` needs SQLite 3.33, from 2020; Python 3.11's builds carry 3.40 and newer.)
 SERIES_STATS = """
     UPDATE series SET claims = stats.n, effect = stats.effect
     FROM (
@@ -184,17 +185,34 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # the whole table was 27 ms a page)
         "CREATE INDEX series_date_id ON series(date_utc, id)",
         "CREATE INDEX series_effect_date ON series(effect, date_utc, id)",
+        # origin and found_in: the messages the claim was written in and read from, so the
+        # verdict filter finds a claim's series through series_members' index
         """
         CREATE TABLE verdicts (
             claim_id TEXT PRIMARY KEY,
             scenario_id TEXT NOT NULL,
             status TEXT NOT NULL,
+            origin TEXT,
+            found_in TEXT NOT NULL,
             doc TEXT NOT NULL,
             judged_at TEXT NOT NULL
         ) STRICT
         """,
         "CREATE INDEX verdicts_status ON verdicts(status)",
-        SERIES_STATS,
+        # SERIES_STATS as it was when this migration was written (a released migration never
+        # changes, even if the statement the store runs does)
+        """
+        UPDATE series SET claims = stats.n, effect = stats.effect
+        FROM (
+            SELECT member.series_id AS series_id, count(DISTINCT c.id) AS n,
+                   max(abs(coalesce(json_extract(c.doc, '$.change_pct'),
+                                    json_extract(c.doc, '$.stated_change_pct')))) AS effect
+            FROM claims AS c
+            JOIN series_members AS member ON member.message_key IN (c.origin, c.found_in)
+            GROUP BY member.series_id
+        ) AS stats
+        WHERE series.id = stats.series_id
+        """,
     ),
 )
 
@@ -222,7 +240,14 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     return conn
 
 
+def _casefold(text: object) -> str | None:
+    return text.casefold() if isinstance(text, str) else None
+
+
 def _configure(conn: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
+    # SQLite's lower() folds ASCII letters only: searches by name fold with Python's
+    # casefold, so `Łukasz` finds `ŁUKASZ` and `straße` finds `STRASSE`
+    conn.create_function("casefold", 1, _casefold, deterministic=True)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # The first read of the file: "file is not a database" surfaces here.

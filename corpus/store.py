@@ -572,9 +572,9 @@ class Store:
             clauses.append("tree = ?")
             params.append(tree)
         if author is not None:
-            # instr on lower(): LIKE would read `%` and `_` in the user's text as wildcards
-            clauses.append("instr(lower(author), ?) > 0")
-            params.append(author.lower())
+            # instr, not LIKE: `%` and `_` in the user's text are literal characters
+            clauses.append("instr(casefold(author), ?) > 0")
+            params.append(author.casefold())
         return self._series_where(" AND ".join(clauses), tuple(params))
 
     def series_for(self, ident: str) -> list[dict[str, Any]]:
@@ -597,20 +597,26 @@ class Store:
 
     def series_page(self, *, search: str | None = None, tree: str | None = None,
                     has_claims: bool = False, verdict: str | None = None, sort: str = "date",
-                    offset: int = 0, limit: int = 100) -> list[SeriesRow]:
+                    after: SeriesRow | None = None, limit: int = 100) -> list[SeriesRow]:
         """One page of the series list (the TUI): newest first, or largest claimed change
         first (`sort="effect"`), filtered by a part of the name, a tree, having claims, or a
-        stored verdict of a claim. One indexed query whatever the size of the store."""
+        kept verdict of a claim. `after` is the last row of the page before: pages follow
+        rows, not positions, so mail arriving while the list is read shifts nothing. One
+        indexed query whatever the size of the store."""
         where, params = self._page_filter(search, tree, has_claims, verdict)
+        columns = ("effect", "date_utc", "id") if sort == "effect" else ("date_utc", "id")
+        if after is not None:
+            below, more = _after_clause(columns, [getattr(after, c) for c in columns])
+            where += f" AND {below}"
+            params += tuple(more)
         # NULLs sort last in SQLite's DESC: series with no claim (or no date) come last
-        order = ("effect DESC, date_utc DESC, id DESC" if sort == "effect"
-                 else "date_utc DESC, id DESC")
+        order = ", ".join(f"{c} DESC" for c in columns)
         with self._guard():
             # `where` and `order` are this module's literals; user text travels in params
             rows = self._conn.execute(
                 f"SELECT id, name, version, total, tree, author, date_utc, complete, claims,"
-                f" effect FROM series WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
-                (*params, limit, offset),
+                f" effect FROM series WHERE {where} ORDER BY {order} LIMIT ?",
+                (*params, limit),
             ).fetchall()
         return [SeriesRow(*r) for r in rows]
 
@@ -626,8 +632,8 @@ class Store:
                      verdict: str | None) -> tuple[str, tuple[Any, ...]]:
         clauses, params = ["1"], []
         if search:
-            clauses.append("instr(lower(name), ?) > 0")  # not LIKE: `%` and `_` are literal
-            params.append(search.lower())
+            clauses.append("instr(casefold(name), ?) > 0")  # not LIKE: `%` and `_` are literal
+            params.append(search.casefold())
         if tree:
             clauses.append("tree = ?")
             params.append(tree)
@@ -636,8 +642,7 @@ class Store:
         if verdict:
             clauses.append(
                 "id IN (SELECT member.series_id FROM verdicts AS v"
-                " JOIN claims AS c ON c.id = v.claim_id"
-                " JOIN series_members AS member ON member.message_key IN (c.origin, c.found_in)"
+                " JOIN series_members AS member ON member.message_key IN (v.origin, v.found_in)"
                 " WHERE v.status = ?)")
             params.append(verdict)
         return " AND ".join(clauses), tuple(params)
@@ -650,13 +655,17 @@ class Store:
                 " ORDER BY count(*) DESC, tree").fetchall()
         return [r[0] for r in rows]
 
-    def save_verdicts(self, items: Iterable[tuple[str, str, Mapping[str, Any]]]) -> None:
-        """Keep the simulator's verdicts: (claim id, scenario id, the verdict object)."""
-        rows = [(cid, sid, str(v.get("status")), _json(v), _now()) for cid, sid, v in items]
+    def save_verdicts(self, claims: Iterable[Mapping[str, Any]]) -> int:
+        """Keep the simulator's verdicts of these claim documents (those judged: with a
+        `scenario_id` and a `verdict`); how many were kept."""
+        rows = [(c["id"], c["scenario_id"], str(c["verdict"].get("status")), c.get("message_id"),
+                 c["found_in"], _json(c["verdict"]), _now())
+                for c in claims if c.get("scenario_id") and c.get("verdict")]
         with self._write(), self._guard():
             self._conn.executemany(
-                "INSERT OR REPLACE INTO verdicts (claim_id, scenario_id, status, doc, judged_at)"
-                " VALUES (?, ?, ?, ?, ?)", rows)
+                "INSERT OR REPLACE INTO verdicts (claim_id, scenario_id, status, origin, found_in,"
+                " doc, judged_at) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        return len(rows)
 
     def stored_verdicts(self, claim_ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
         """The kept verdicts of these claims: claim id → (scenario id, verdict object)."""
@@ -814,6 +823,19 @@ def _json(doc: Mapping[str, Any] | str) -> str:
     if isinstance(doc, str):
         return doc
     return _SORTED(doc)
+
+
+def _after_clause(columns: Sequence[str], values: Sequence[Any]) -> tuple[str, list[Any]]:
+    """Rows after (values) in `ORDER BY c1 DESC, c2 DESC, ...`, NULLs last (SQLite's DESC);
+    the last column is never NULL (the id)."""
+    column, value = columns[0], values[0]
+    if len(columns) == 1:
+        return f"{column} < ?", [value]
+    rest, more = _after_clause(columns[1:], values[1:])
+    if value is None:  # within the NULLs, which come last
+        return f"({column} IS NULL AND {rest})", more
+    return (f"({column} < ? OR {column} IS NULL OR ({column} = ? AND {rest}))",
+            [value, value, *more])
 
 
 def _chunks(values: list[Any]) -> Iterator[list[Any]]:

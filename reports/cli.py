@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from analyze.errors import PatchperfError, UsageError
+from analyze.errors import PatchperfError, StoreError, UsageError
 from analyze.model import Problem
 
 from .config import limits_from_env
+from .document import VERDICT_STATUSES
 from .safe import inert, inert_json
 from .since import parse_since
 
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from corpus.store import Store
 
 FORMATS = ("table", "json", "markdown", "html")
-VERDICTS = ("reproduced", "not_reproduced", "within_noise", "consistent", "outside_band", "no_model")
 METRICS = ("throughput", "latency", "transactions", "cpu", "memory", "other")
 DIRECTIONS = ("improvement", "regression", "neutral")
 EXIT_OK, EXIT_PARTIAL, EXIT_UNUSABLE = 0, 1, 2
@@ -216,7 +216,7 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_cl
 @click.argument("paths", nargs=-1)
 @click.option("--all", "all_", is_flag=True, help="Re-analyze everything stored.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
-@click.option("--verdicts", is_flag=True, help="Build and judge each claim series' scenario (5-300 ms a series).")
+@click.option("--verdicts", is_flag=True, help="Build and judge each claim series' scenario (5-300 ms a series); with --all, keep the verdicts in the store.")
 @global_options
 @click.pass_context
 def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
@@ -231,9 +231,18 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
 
         with _open_store(ctx) as store, _progress(ctx, "analyzing") as tick:
             refreshed = analyze_rows(store, limits=limits, everything=True, progress=tick)
+            kept = 0
+            if verdicts:
+                # every claim series judged, the verdicts kept (the TUI's `v` filter)
+                from corpus.verdicts import judge_stored_claims
+
+                every = store.claim_docs()
+                judge_stored_claims(store, every)
+                kept = store.save_verdicts(every)
         _warn(refreshed.warnings)
         code = _report_problems(refreshed.problems, refreshed.analyzed)
-        click.echo(f"{refreshed.analyzed} analyzed, {refreshed.series} series in the store")
+        click.echo(f"{refreshed.analyzed} analyzed, {refreshed.series} series in the store"
+                   + (f", {kept} claims judged" if verdicts else ""))
         _verbose(ctx, f"{refreshed.analyzed:,} messages analyzed in {time.perf_counter() - started:.2f} s")
         ctx.exit(code)
 
@@ -259,16 +268,16 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
 @click.option("--since", default=None, metavar="AGE", help="Series and messages of the last AGE (7d, 12h, 2w) or since a date.")
 @click.option("--tree", default=None, metavar="TREE", help="Only series for this tree (net-next, bpf, ...).")
 @click.option("--author", default=None, help="Only series whose author's From contains this text.")
-@click.option("--verdict", "verdict_filter", type=click.Choice(VERDICTS), multiple=True,
+@click.option("--verdict", "verdict_filter", type=click.Choice(VERDICT_STATUSES), multiple=True,
               help="Only series with a claim judged so (repeatable; implies --verdicts).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of stdout.")
-@click.option("--verdicts", is_flag=True, help="Build and judge each shown claim's scenario (5-300 ms a claim series; html always does).")
+@click.option("--verdicts/--no-verdicts", default=None, help="Build and judge each shown claim's scenario (5-300 ms a claim series); html does unless --no-verdicts.")
 @global_options
 @click.pass_context
 def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
            tree: str | None, author: str | None, verdict_filter: tuple[str, ...], fmt: str,
-           output: str | None, verdicts: bool) -> None:
+           output: str | None, verdicts: bool | None) -> None:
     """Series from the store with their claims, largest claimed change first (default: the
     last 7 days)."""
     from corpus.query import select_document
@@ -290,15 +299,18 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
             when = None if all_ else parse_since(since or "7d")
             doc = select_document(store, since=when, tree=tree, author=author)
             what = "everything stored" if all_ else f"since {since or '7d'}"
-        if verdicts or verdict_filter or fmt == "html":
+        if verdict_filter and verdicts is False:
+            raise click.UsageError("--verdict needs the verdicts: not with --no-verdicts")
+        if verdict_filter or (fmt == "html" if verdicts is None else verdicts):
             from corpus.verdicts import judge_stored_claims
 
             judge_stored_claims(store, doc["claims"], runs)
     view = build_view(doc)
     if verdict_filter:
         view = keep_verdict(view, verdict_filter)
-        doc = view_document(view)
-    _emit(doc, fmt, output, runs=runs, view=view, title=f"patchperf report: {what}")
+    # the series ranked as every format shows them
+    _emit(view_document(view), fmt, output, runs=runs, view=view,
+          title=f"patchperf report: {what}")
 
 
 @cli.command()
@@ -492,8 +504,17 @@ def tui(ctx: click.Context, feeds: tuple[str, ...]) -> None:
     chosen = feeds or tuple(configured)
     for spec in chosen:
         parse_feed(spec, environ)  # a bad name is a usage error now, not when `r` is pressed
-    with _open_store(ctx) as store:
-        make_app(store, chosen, environ).run()
+    try:
+        store = _open_store(ctx)
+    except StoreError:
+        # a store this user may only read (a shared one, a read-only mount): browsing needs
+        # no more; `s` and `r` then say they cannot keep what they find
+        store = _open_store(ctx, readonly=True)
+    with store:
+        app = make_app(store, chosen, environ)
+        app.run()
+    # Textual sets it to 1 when the app stopped on an error (a bug: shown as a traceback)
+    ctx.exit(app.return_code or EXIT_OK)
 
 
 @cli.command()
@@ -524,7 +545,7 @@ def demo(ctx: click.Context, fmt: str, demo_dir: str) -> None:
         # the simulator judges every claim series; the verdicts are kept, so `patchperf tui`
         # on the demo store can filter by them
         judged = judge_stored_claims(store, doc["claims"], runs)
-        store.save_verdicts((cid, sid, v) for cid, (sid, v) in judged.items())
+        store.save_verdicts(doc["claims"])
     code = _report_problems(result.problems + list(refreshed.problems), refreshed.analyzed)
     html = Path(demo_dir) / "report.html"
     _emit(doc, "html", str(html), runs=runs, title="patchperf demo: the bundled corpus")

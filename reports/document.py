@@ -14,6 +14,13 @@ from analyze.serialize import claim_to_dict, message_to_dict, series_to_dict
 
 Document = dict[str, list[dict[str, Any]]]
 
+# The simulator's verdicts (SIMULATOR.md), in the order filters offer them, and how every
+# renderer colours them.
+VERDICT_STATUSES = ("reproduced", "consistent", "within_noise", "not_reproduced",
+                    "outside_band", "no_model")
+VERDICT_STYLE = {"reproduced": "green", "consistent": "green", "within_noise": "yellow",
+                 "not_reproduced": "red", "outside_band": "red", "no_model": "dim"}
+
 
 def analysis_document(analysis: Analysis, verdicts: bool = False,
                       runs: dict[str, Any] | None = None) -> Document:

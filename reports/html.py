@@ -9,7 +9,8 @@ filter also shows control and bidi characters as visible escapes (`safe.inert`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from analyze.sim.predict import Verdict
@@ -85,13 +86,13 @@ def claimed_curves(claims: Iterable[dict[str, Any]], skip: set[str]) -> list[Cur
     return curves
 
 
-def _plots(claims: Iterable[dict[str, Any]], runs: Runs) -> list[str]:
+def _plots(claims: Iterable[dict[str, Any]], runs: Runs, numbers: Iterator[int]) -> list[str]:
     claims = list(claims)
     ids = list(dict.fromkeys(c["scenario_id"] for c in claims if c.get("scenario_id") in runs))
     simulated = {c["id"] for c in claims if c.get("scenario_id") in runs}
     curves = [simulated_curve(*runs[i]) for i in ids] + claimed_curves(claims, simulated)
     # one point is no curve: its figures are in the table
-    return [curve_svg(c) for c in curves if len(c.xs) >= 2]
+    return [curve_svg(c, next(numbers)) for c in curves if len(c.xs) >= 2]
 
 
 def _claim_row(c: dict[str, Any]) -> dict[str, str]:
@@ -111,14 +112,14 @@ def _message_row(m: dict[str, Any]) -> dict[str, str]:
             "from": m["from"], "diff": patch_summary(m)}
 
 
-def _series_block(v: SeriesView, runs: Runs) -> dict[str, Any]:
+def _series_block(v: SeriesView, runs: Runs, numbers: Iterator[int]) -> dict[str, Any]:
     return {
         "name": v.series["name"], "heading": series_heading(v), "id": v.key,
         "files": list(v.files), "trailers": trailer_people(v.series),
         "effect": None if v.effect is None else f"{v.effect:.1f} %",
         "claims": [_claim_row(c) for c in v.claims],
         "messages": [_message_row(m) for m in v.messages],
-        "plots": _plots(v.claims, runs),
+        "plots": _plots(v.claims, runs, numbers),
     }
 
 
@@ -128,6 +129,7 @@ def render_html(doc: Document, runs: Runs | None = None, *, title: str = "patchp
     curves; without it only claimed curves are drawn."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
+    numbers = itertools.count()  # the page's plots numbered from 0: the same file each time
     runs = runs or {}
     view = view or build_view(doc)
     env = Environment(loader=PackageLoader("reports", "templates"),
@@ -139,8 +141,8 @@ def render_html(doc: Document, runs: Runs | None = None, *, title: str = "patchp
         title=title,
         counts={"series": len(view.series), "messages": len(doc["messages"]),
                 "claims": len(doc["claims"]), "judged": judged},
-        series=[_series_block(v, runs) for v in view.series],
+        series=[_series_block(v, runs, numbers) for v in view.series],
         others=[_claim_row(c) for c in view.other_claims],
         lone=[_message_row(m) for m in view.other_messages],
-        other_plots=_plots(view.other_claims, runs),
+        other_plots=_plots(view.other_claims, runs, numbers),
     )

@@ -50,8 +50,10 @@ class Curve:
 _COLOURS = {"before": "#6b7280", "after": "#2563eb"}
 
 
-def curve_svg(curve: Curve, width_in: float = 5.6, height_in: float = 3.0) -> str:
-    """The curve as an `<svg>` element (no XML prolog), ready to inline in HTML."""
+def curve_svg(curve: Curve, number: int = 0, width_in: float = 5.6, height_in: float = 3.0) -> str:
+    """The curve as an `<svg>` element (no XML prolog), ready to inline in HTML. `number`
+    tells the plots of one page apart: matplotlib names the elements of every figure alike
+    (`figure_1`, `axes_1`, clip paths by a hash), and ids must be unique on a page."""
     from matplotlib import rc_context
     from matplotlib.figure import Figure
 
@@ -85,7 +87,7 @@ def curve_svg(curve: Curve, width_in: float = 5.6, height_in: float = 3.0) -> st
             text.set_parse_math(False)
         out = io.StringIO()
         fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
-    return _svg_element(out.getvalue())
+    return _svg_element(out.getvalue(), f"plot{number}-")
 
 
 def _text(value: str, width: int = 60) -> str:
@@ -95,9 +97,13 @@ def _text(value: str, width: int = 60) -> str:
 _PROLOG = re.compile(r"^.*?(?=<svg)", re.S)
 
 
-def _svg_element(document: str) -> str:
-    """Drop the XML declaration and doctype: inline SVG in HTML starts at `<svg`."""
-    return _PROLOG.sub("", document, count=1)
+_ID = re.compile(r'(\bid="|\bhref="#|\burl\(#)')
+
+
+def _svg_element(document: str, prefix: str) -> str:
+    """Drop the XML declaration and doctype (inline SVG in HTML starts at `<svg`), and
+    prefix every id and every reference to one (`href="#…"`, `url(#…)`)."""
+    return _ID.sub(lambda m: m.group(1) + prefix, _PROLOG.sub("", document, count=1))
 
 
 def numeric(values: Sequence[str]) -> list[float] | None:

@@ -12,6 +12,7 @@ from rich.text import Text
 from analyze.sim.predict import Verdict
 from analyze.sim.scenario import Scenario
 
+from .document import VERDICT_STYLE
 from .safe import inert
 
 
@@ -76,8 +77,7 @@ def render_simulation(document: dict[str, Any], console: Console) -> None:
     for row in points:
         table.add_row(*(Text(inert(_cell(row.get(c)))) for c in columns))
     console.print(table)
-    style = {"reproduced": "green", "consistent": "green", "not_reproduced": "red",
-             "outside_band": "red"}.get(doc["verdict"]["status"], "yellow")
+    style = VERDICT_STYLE.get(doc["verdict"]["status"], "yellow")
     line = Text("verdict: ")
     line.append(doc["verdict"]["status"], style=f"bold {style}")
     line.append(inert(f" — {doc['verdict']['reason']} (platform {doc['platform_profile']})"))

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .document import (
+    VERDICT_STYLE,
     Document,
     agreement,
     before_after,
@@ -27,8 +28,6 @@ from .safe import one_line
 from .view import ReportView, series_heading, trailer_people
 
 _DIRECTION_STYLE = {"improvement": "green", "regression": "red", "neutral": ""}
-_VERDICT_STYLE = {"reproduced": "green", "consistent": "green", "not_reproduced": "red",
-                  "outside_band": "red", "within_noise": "yellow"}
 _KIND_STYLE = {"patch": "green", "cover": "cyan", "pull_request": "magenta", "reply": "", "other": "dim"}
 
 
@@ -87,7 +86,7 @@ def render_terminal(doc: Document, console: Console) -> None:
                 _t(percent(c.get("stated_change_pct"))),
                 _t(agreement(c), style="" if c.get("consistent") is not False else "red"),
                 _t(c["source"] + (" (quoted)" if c["quoted"] else "")),
-                _t(verdict_text(c), style=_VERDICT_STYLE.get((c.get("verdict") or {}).get("status") or "", "")),
+                _t(verdict_text(c), style=VERDICT_STYLE.get((c.get("verdict") or {}).get("status") or "", "")),
                 _t(c.get("message_id") or c["found_in"], 40),
             )
         console.print(table)
@@ -108,7 +107,7 @@ def _claim_cells(c: dict[str, Any]) -> list[tuple[str, str]]:
         (percent(c.get("change_pct")), style),
         (percent(c.get("stated_change_pct")), ""),
         (agreement(c), "" if c.get("consistent") is not False else "red"),
-        (one_line(verdict_text(c)), _VERDICT_STYLE.get((c.get("verdict") or {}).get("status") or "", "")),
+        (one_line(verdict_text(c)), VERDICT_STYLE.get((c.get("verdict") or {}).get("status") or "", "")),
     ]
 
 

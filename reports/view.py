@@ -137,7 +137,8 @@ def series_heading(view: SeriesView) -> str:
     s = view.series
     version = f"v{s['version']}" + (f" (after v{view.previous_version})"
                                      if view.previous_version is not None else "")
-    parts = [version, s.get("tree") or "no tree", f"{received(s)} patches",
+    patches = "pull request" if s.get("pull_request") else f"{received(s)} patches"
+    parts = [version, s.get("tree") or "no tree", patches,
              s.get("author") or "?", (s.get("date") or "")[:10]]
     return " · ".join(parts)
 

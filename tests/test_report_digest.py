@@ -40,6 +40,26 @@ def test_series_are_ranked_by_the_largest_claimed_change(cli, corpus_db):
     assert "files drivers/net/veth.c" in table
 
 
+def test_json_lists_the_series_ranked_like_the_table(cli, corpus_db):
+    doc = cli("report", "--all", "--db", corpus_db, "--format", "json").json()
+    assert [s["name"][:24] for s in doc["series"][:2]] == [
+        "net/sched: act_skbedit: ", "page_pool: refill the al"]
+    pull = next(s for s in doc["series"] if s["pull_request"])
+    table = cli("report", pull["id"], "--db", corpus_db).out
+    assert "v1 · no tree · pull request ·" in table
+
+
+def test_html_can_skip_the_simulator(cli, corpus_db, tmp_path):
+    out = tmp_path / "quick.html"
+    assert cli("report", "--all", "--no-verdicts", "--format", "html", "-o", out, "--db", corpus_db).code == 0
+    page = out.read_text()
+    assert "simulated after" not in page and "claimed after" in page
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))  # the plots' element ids are unique on the page
+    both = cli("report", "--all", "--no-verdicts", "--verdict", "reproduced", "--db", corpus_db)
+    assert both.code == 2
+
+
 def test_tree_and_author_filters(cli, corpus_db):
     bpf = cli("report", "--all", "--tree", "bpf-next", "--db", corpus_db, "--format", "json").json()
     assert _names(bpf) == ["bpf: cpumap: prefetch the frame headroom in the dequeue loop"]
@@ -133,7 +153,7 @@ def test_analyze_and_claims_write_html_too(cli, seeds_dir, corpus_db):
     assert page.startswith("<!DOCTYPE html>") and "reproduced (predicted" in page
     assert "simulated after" in page  # html judges the claims without being asked
     claims = cli("claims", "--db", corpus_db, "--format", "html").out
-    assert "Claims outside the series shown" in claims and "<svg" in claims
+    assert "<h2>Claims</h2>" in claims and "<svg" in claims
 
 
 def test_start_up_imports_no_plotting_or_tui(corpus_db):

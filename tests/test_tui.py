@@ -179,6 +179,7 @@ async def test_the_list_loads_a_page_at_a_time(tmp_path) -> None:
     with Store.open(db) as store:
         total = store.series_count()
         assert total > 2 * PAGE
+        oldest = store.series_page(limit=total)[-1]
         app = make_app(store)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -186,9 +187,93 @@ async def test_the_list_loads_a_page_at_a_time(tmp_path) -> None:
             for _ in range(PAGE - 20):
                 await pilot.press("down")
             assert app.series_list.row_count == 2 * PAGE  # read ahead of the cursor
+            await pilot.press("end")  # every page read, the cursor on the oldest series
+            await pilot.pause()
+            assert app.series_list.row_count == total
+            assert app.series_list.current_id() == oldest.id
+            await pilot.press("home")
+            assert app.series_list.cursor_row == 0
+
+
+async def test_mail_arriving_while_the_list_is_read(tmp_path) -> None:
+    """Series stored by another process (a cron sync) while the TUI pages through the list:
+    pages follow the rows already read, so nothing is read twice (it crashed on a duplicate
+    row key when pages were counted by position) and nothing is skipped."""
+    spec = importlib.util.spec_from_file_location("gen_mbox", Path(__file__).parent / "bench" / "gen_mbox.py")
+    gen = importlib.util.module_from_spec(spec)
+    sys.modules["gen_mbox"] = gen
+    spec.loader.exec_module(gen)
+    first, later = tmp_path / "first.mbox", tmp_path / "later.mbox"
+    gen.generate(first, n=1200, seed=1)
+    gen.generate(later, n=200, seed=2)  # other series, dated over the same month
+    db = tmp_path / "gen.db"
+    assert main(["--db", str(db), "--quiet", "ingest", "--no-claims", str(first)]) == 0
+    with Store.open(db) as store:
+        app = make_app(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            seen_before = set(app.series_list.rows)
+            assert main(["--db", str(db), "--quiet", "ingest", "--no-claims", str(later)]) == 0
             await pilot.press("end")
             await pilot.pause()
-            assert app.series_list.row_count <= total
+            shown = [str(k.value) for k in app.series_list.rows]
+            assert len(shown) == len(set(shown))  # no row twice
+            # every series there was when the list was first read is on it, in date order
+            assert seen_before <= set(app.series_list.rows)
+            dates = [app.series_list.get_row_at(i)[0].plain for i in range(len(shown))]
+            assert dates[PAGE:] == sorted(dates[PAGE:], reverse=True)
+
+
+async def test_a_locked_store_is_a_notice_not_a_crash(seeds_dir, tmp_path, monkeypatch) -> None:
+    """Simulating while another process holds the store's write lock: the verdict is shown,
+    a notice says it was not kept, and the app goes on."""
+    from corpus import schema
+
+    db = _ingest(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+    monkeypatch.setattr(schema, "BUSY_TIMEOUT_MS", 50)
+    with Store.open(db) as store:
+        app = make_app(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("slash", *"act_police", "enter")
+            await pilot.pause(0.3)
+            writer = sqlite3.connect(db, isolation_level=None)
+            writer.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+            try:
+                await pilot.press("s")
+                await app.workers.wait_for_complete()
+                await pilot.pause(0.2)
+            finally:
+                writer.execute("ROLLBACK")
+                writer.close()
+            assert app.is_running
+            assert "verdict: reproduced" in _plain(app.query_one("#scenario-verdict"))
+            notices = [n.message for n in app._notifications]
+            assert any("the verdicts are not kept" in n and "locked" in n for n in notices)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM verdicts").fetchone()[0] == 0
+
+
+async def test_search_folds_case_beyond_ascii(tmp_path) -> None:
+    mail = ("From: =?UTF-8?q?=C5=81ukasz_Nowak?= <l@example.org>\n"
+            "Subject: [PATCH net-next] net: ŁÓDŹ offload for Straße\n"
+            "Date: Mon, 02 Sep 2024 10:00:00 +0000\nMessage-ID: <lodz@example.org>\n"
+            "Content-Type: text/plain; charset=utf-8\n\nSpeeds things.\n---\n"
+            "diff --git a/net/core/dev.c b/net/core/dev.c\n--- a/net/core/dev.c\n"
+            "+++ b/net/core/dev.c\n@@ -1,2 +1,3 @@\n a\n+b\n c\n")
+    path = tmp_path / "lodz.eml"
+    path.write_bytes(mail.encode())
+    db = _ingest(tmp_path / "l.db", path)
+    with Store.open(db) as store:
+        assert store.series_count(search="łódź") == 1 and store.series_count(search="STRASSE") == 1
+        assert len(store.find_series(author="łukasz")) == 1
+        app = make_app(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("slash", *"łódź", "enter")
+            assert app.series_list.total == 1
+            await pilot.press("slash", "ctrl+u", *"no such thing", "enter")
+            await pilot.pause(0.3)
+            assert app.series_list.total == 0
+            assert "No series matches." in _plain(app.query_one("#summary"))
 
 
 async def test_r_syncs_in_the_background_and_the_list_grows(tmp_path, httpserver: HTTPServer) -> None:
@@ -271,3 +356,37 @@ async def test_hostile_mail_is_shown_as_text(tmp_path) -> None:
                 screen = app.export_screenshot()
                 assert "\x1b" not in screen and "\u202e" not in screen
             assert "boom[/]" in app.export_screenshot().replace("&#160;", " ")
+
+
+async def test_a_slow_scenario_build_does_not_undo_a_simulation(seeds_dir, tmp_path, monkeypatch) -> None:
+    """The Scenario tab starts building the scenarios; `s` simulates meanwhile. When the
+    build finishes last, the simulated verdict and curves stay on screen."""
+    import threading
+    import time as clock
+
+    from corpus import verdicts
+
+    db = _ingest(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+    real = verdicts.stored_scenarios
+    first = threading.Event()
+
+    def slow_once(store, claims):
+        if not first.is_set():
+            first.set()
+            clock.sleep(1.5)  # the tab's build: slower than the simulation
+        return real(store, claims)
+
+    monkeypatch.setattr(verdicts, "stored_scenarios", slow_once)
+    with Store.open(db) as store:
+        app = make_app(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("slash", *"act_police", "enter")
+            await pilot.pause(0.3)
+            await pilot.press("4")
+            await pilot.pause(0.1)
+            assert first.is_set()  # the tab's build is under way
+            await pilot.press("s")
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.2)
+            assert "verdict: reproduced" in _plain(app.query_one("#scenario-verdict"))
+            assert "lines simulated" in app.query_one("#plot").plt.build()

@@ -25,9 +25,11 @@ from textual.widgets import (
 )
 from textual.worker import get_current_worker
 
+from analyze.errors import PatchperfError
 from corpus.browse import SeriesDetail, series_detail
 from corpus.store import Store
 
+from ..document import VERDICT_STATUSES
 from ..safe import inert, one_line
 from ..view import claim_order
 from .detail import (
@@ -40,8 +42,7 @@ from .detail import (
 )
 from .series_list import SeriesList
 
-VERDICTS = (None, "reproduced", "consistent", "within_noise", "not_reproduced",
-            "outside_band", "no_model")
+VERDICTS = (None, *VERDICT_STATUSES)  # what `v` cycles through
 DETAIL_DELAY = 0.12  # s: moving quickly through the list reads only the row it stops on
 
 
@@ -79,6 +80,9 @@ class PatchperfApp(App[None]):
         self._trees: list[str] | None = None
         self._pending: Any = None
         self._stale: set[str] = set()  # tabs that do not show the current series yet
+        # of the shown series, once simulated: verdict by scenario id, (scenario, Verdict)
+        self._verdicts: dict[str, dict[str, Any]] = {}
+        self._runs: dict[str, Any] = {}
 
     # -- layout -------------------------------------------------------------------------------
 
@@ -180,6 +184,7 @@ class PatchperfApp(App[None]):
     def show_detail(self, detail: SeriesDetail | None) -> None:
         self.detail = detail
         self.scenarios = None
+        self._verdicts, self._runs = {}, {}
         summary = self.query_one("#summary", Static)
         claims = self.query_one("#claims-table", DataTable)
         claims.clear()
@@ -187,6 +192,7 @@ class PatchperfApp(App[None]):
             summary.update(Text("No series matches." if not self.series_list.total else ""))
             for name in ("#thread-text", "#diff-text", "#scenario-text", "#scenario-verdict"):
                 self.query_one(name, Static).update("")
+            _clear_plot(self)
             return
         summary.update(summary_text(detail))
         # Only the open tab is filled now; the others when they are opened. Laying out a
@@ -235,21 +241,28 @@ class PatchperfApp(App[None]):
     def _build_scenarios(self, series_id: str, claims: list[dict[str, Any]]) -> None:
         """Build the series' scenarios from its stored mail, in a thread with a connection of
         its own."""
-        from corpus.verdicts import stored_scenarios
+        from corpus import verdicts
 
-        with Store.open(self.store.path, readonly=True) as store:
-            built = stored_scenarios(store, claims)
+        try:
+            with Store.open(self.store.path, readonly=True) as store:
+                built = verdicts.stored_scenarios(store, claims)
+        except PatchperfError as exc:
+            self.call_from_thread(self._failed, f"cannot build the scenario: {exc}")
+            return
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._scenarios_built, series_id, built)
 
     def _scenarios_built(self, series_id: str, built: list[Any]) -> None:
-        if self.detail is not None and self.detail.series["id"] == series_id:
+        # a simulation of the same series may have finished first: its scenarios and curves
+        # stay
+        if (self.detail is not None and self.detail.series["id"] == series_id
+                and self.scenarios is None):
             self.scenarios = built
             self._show_scenarios()
 
-    def _show_scenarios(self, verdicts: dict[str, dict[str, Any]] | None = None,
-                        runs: dict[str, Any] | None = None) -> None:
+    def _show_scenarios(self) -> None:
         """The scenario of the series' claims, as TOML; with its verdict and plot once run."""
+        verdicts, runs = self._verdicts, self._runs
         from analyze.sim.scenario import scenario_toml
 
         text = self.query_one("#scenario-text", Static)
@@ -274,19 +287,23 @@ class PatchperfApp(App[None]):
         built = self.scenarios[0]
         kept = next((c.get("verdict") for c in detail.claims
                      if c["id"] in built.claim_ids and c.get("verdict")), None)
-        head.update(verdict_line((verdicts or {}).get(built.scenario.id, kept)))
+        head.update(verdict_line(verdicts.get(built.scenario.id, kept)))
         body = Text(inert(scenario_toml(built.scenario)))
         if len(self.scenarios) > 1:
             body.append(f"\n({len(self.scenarios) - 1} more scenario(s) for this series' claims)",
                         style="dim")
         text.update(body)
-        _draw_plot(self, built.scenario, (runs or {}).get(built.scenario.id))
+        _draw_plot(self, built.scenario, runs.get(built.scenario.id))
 
     def action_simulate(self) -> None:
         if self.detail is None or not self.detail.claims:
             self.notify("No claims to simulate in this series.", severity="warning")
             return
+        # the simulation builds the scenarios itself: the tab need not build them too
+        self._stale.discard("scenario")
         self.query_one("#tabs", TabbedContent).active = "scenario"
+        self.query_one("#scenario-verdict", Static).update(
+            Text("simulating…", style="dim italic"))
         self.notify("Simulating…", timeout=2)
         self._simulate(self.detail.series["id"], [dict(c) for c in self.detail.claims])
 
@@ -298,16 +315,30 @@ class PatchperfApp(App[None]):
 
         judged: dict[str, tuple[str, dict[str, Any]]] = {}
         runs: dict[str, Any] = {}
-        with Store.open(self.store.path) as store:
-            built = stored_scenarios(store, claims)
-            for one in built:
-                verdict, verdicts = judge_built(one)
-                if verdict is not None:
-                    runs[one.scenario.id] = (one.scenario, verdict)
-                judged.update(verdicts)
-            store.save_verdicts((cid, sid, v) for cid, (sid, v) in judged.items())
+        try:
+            with Store.open(self.store.path, readonly=True) as store:
+                built = stored_scenarios(store, claims)
+        except PatchperfError as exc:
+            self.call_from_thread(self._failed, f"cannot simulate: {exc}")
+            return
+        for one in built:
+            verdict, verdicts = judge_built(one)
+            if verdict is not None:
+                runs[one.scenario.id] = (one.scenario, verdict)
+            judged.update(verdicts)
+        for claim in claims:
+            if claim["id"] in judged:
+                claim["scenario_id"], claim["verdict"] = judged[claim["id"]]
+        try:
+            with Store.open(self.store.path) as store:
+                store.save_verdicts(claims)
+        except PatchperfError as exc:  # read-only, locked: shown, just not kept
+            self.call_from_thread(self._failed, f"the verdicts are not kept: {exc}")
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._simulated, series_id, built, judged, runs)
+
+    def _failed(self, message: str) -> None:
+        self.notify(one_line(message, 300), severity="error", markup=False, timeout=8)
 
     def _simulated(self, series_id: str, built: list[Any], judged: dict[str, Any],
                    runs: dict[str, Any]) -> None:
@@ -322,7 +353,9 @@ class PatchperfApp(App[None]):
             if self.query_one("#tabs", TabbedContent).active == "claims":
                 self._fill("claims")
         self.scenarios = built
-        self._show_scenarios({sid: v for sid, v in judged.values()}, runs)
+        self._verdicts = {sid: v for sid, v in judged.values()}
+        self._runs = runs
+        self._show_scenarios()
 
     # -- sync ---------------------------------------------------------------------------------
 
@@ -361,6 +394,8 @@ class PatchperfApp(App[None]):
                     self.call_from_thread(self._refresh_after_sync)
         except SyncLocked as exc:
             lines.append(str(exc))
+        except PatchperfError as exc:  # a bad feed name, the store read-only or locked
+            lines.append(f"sync stopped: {exc}")
         self.call_from_thread(self._sync_done, "; ".join(lines))
 
     def _synced(self, n: int) -> None:

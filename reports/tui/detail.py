@@ -13,7 +13,7 @@ from rich.text import Text
 
 from corpus.browse import SeriesDetail, ThreadMessage
 
-from ..document import agreement, before_after, condition_text, percent, verdict_text
+from ..document import VERDICT_STYLE, agreement, before_after, condition_text, percent, verdict_text
 from ..safe import inert, one_line
 from ..view import trailer_people
 
@@ -83,8 +83,6 @@ def diff_renderable(detail: SeriesDetail) -> RenderableType:
 
 CLAIM_COLUMNS = ("metric", "condition", "before → after", "change", "stated", "agrees", "verdict")
 _DIRECTION = {"improvement": "green", "regression": "red"}
-_VERDICT = {"reproduced": "green", "consistent": "green", "not_reproduced": "red",
-            "outside_band": "red", "within_noise": "yellow", "no_model": "dim"}
 
 
 def claim_cells(c: dict[str, Any]) -> tuple[Text, ...]:
@@ -97,7 +95,7 @@ def claim_cells(c: dict[str, Any]) -> tuple[Text, ...]:
         Text(percent(c.get("change_pct")), style=style),
         Text(percent(c.get("stated_change_pct"))),
         Text(agreement(c), style="red" if c.get("consistent") is False else ""),
-        Text(one_line(verdict_text(c), 40), style=_VERDICT.get(status, "")),
+        Text(one_line(verdict_text(c), 40), style=VERDICT_STYLE.get(status, "")),
     )
 
 
@@ -120,6 +118,6 @@ def verdict_line(verdict: dict[str, Any] | None) -> Text:
         return Text("not simulated yet: s simulates this scenario", style="dim italic")
     status = verdict["status"]
     text = Text("verdict: ")
-    text.append(status.replace("_", " "), style=f"bold {_VERDICT.get(status, '')}")
+    text.append(status.replace("_", " "), style=f"bold {VERDICT_STYLE.get(status, '')}")
     text.append(one_line(f" — {verdict.get('reason') or ''}", 300))
     return text

