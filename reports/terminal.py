@@ -9,6 +9,7 @@ from typing import Any
 from rich import box
 from rich.cells import cell_len, set_cell_size
 from rich.console import Console
+from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
@@ -135,23 +136,22 @@ def claim_lines(claims: Sequence[dict[str, Any]], indent: str = "  ") -> Text:
 def render_report(view: ReportView, console: Console) -> None:
     """The report series by series: a heading each, with files, trailers and claims."""
     for v in view.series:
-        head = Text("▌ ", style="cyan")
-        head.append(one_line(v.series["name"], 100), style="bold")
-        if v.effect is not None:
-            head.append(f"   largest claimed change {v.effect:.1f} %", style="cyan")
-        parts = [head, Text("  " + one_line(series_heading(v)), style="dim")]
+        parts = [Text(one_line(series_heading(v)), style="dim")]
         if v.files:
             shown = ", ".join(v.files[:6]) + (f" and {len(v.files) - 6} more" if len(v.files) > 6 else "")
-            parts.append(Text.assemble(("  files ", "bold"), one_line(shown)))
+            parts.append(Text.assemble(("files ", "bold"), one_line(shown)))
         people = trailer_people(v.series)
         if people:
-            parts.append(Text.assemble(("  trailers ", "bold"), one_line(
+            parts.append(Text.assemble(("trailers ", "bold"), one_line(
                 "; ".join(f"{k}: {p}" for k, p in people[:6])
                 + (f"; {len(people) - 6} more" if len(people) > 6 else ""))))
-        parts.append(claim_lines(v.claims) if v.claims
-                     else Text("  no performance claims", style="dim"))
-        console.print(Text("\n").join(parts), soft_wrap=True)
-        console.print()
+        parts.append(claim_lines(v.claims, indent="") if v.claims
+                     else Text("no performance claims", style="dim"))
+        effect = None if v.effect is None else Text(f"largest claimed change {v.effect:.1f} %",
+                                                    style="cyan")
+        console.print(Panel(Text("\n").join(parts), title=_t(v.series["name"], 100, "bold"),
+                            title_align="left", subtitle=effect, subtitle_align="right",
+                            box=box.ROUNDED, expand=False))
     if view.other_messages:
         table = Table(title="Messages outside the series shown", title_justify="left",
                       box=box.SIMPLE_HEAD)
