@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint pytest eval bench tui-smoke html-check clean
+.PHONY: demo test lint pytest eval bench fuzz tui-smoke html-check clean
 
 # (Re)install when the venv is missing or pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml
@@ -45,6 +45,12 @@ eval: $(COMPILED)
 
 bench: $(COMPILED)
 	$(BIN)/python tests/bench/run_bench.py
+
+# The long fuzz run of every reader of outside input (tests/test_fuzz.py; SECURITY.md quotes
+# its figures); `make test` runs the same harness with the quick `ci` profile.
+fuzz: $(COMPILED)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py \
+		--hypothesis-show-statistics
 
 # The TUI in a real terminal: tmux (installed when missing) runs `patchperf tui` on the
 # bundled corpus; keys are sent and the screen read back (tests/test_tui_tmux.py).

@@ -319,4 +319,10 @@ def describe_error(exc: sqlite3.Error) -> str:
         return "the store is read-only (check the file's and its folder's permissions)"
     if "locked" in text or "busy" in text:
         return f"the store is locked by another process (waited {BUSY_TIMEOUT_MS} ms)"
+    if "malformed" in text or "corrupt" in text:
+        return ("the store file is corrupted (left as it is; `sqlite3 FILE .recover` saves "
+                "what can still be read)")
+    if "full" in text:
+        return ("the disk is full: nothing past the last commit was written, and what was "
+                "stored before is intact")
     return text

@@ -11,7 +11,7 @@ after T are new.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import quote, unquote, urlencode, urlsplit
@@ -58,8 +58,9 @@ class Lore:
     def thread(self, message_id: str) -> list[RawMail | Problem]:
         """The whole thread the message is in, from `t.mbox.gz`."""
         url = self.message_url(message_id) + "t.mbox.gz"
-        body = self.client.get(url).body
-        stream = open_gunzip(io.BytesIO(body), url, self.limits.decompressed_bytes)
+        response = self.client.get(url)
+        _expect_gzip(url, response.body, response.headers)
+        stream = open_gunzip(io.BytesIO(response.body), url, self.limits.decompressed_bytes)
         try:
             return list(iter_mboxrd(stream, url, self.limits))
         except LimitExceeded:
@@ -72,10 +73,11 @@ class Lore:
         `x=full` in the body brings their whole threads). No results: an empty list."""
         url = f"{self.base}/{self.inbox}/?{urlencode({'q': query, 'x': 'm'})}"
         try:
-            body = self.client.post(url, {"x": "full"} if whole_threads else {}).body
+            response = self.client.post(url, {"x": "full"} if whole_threads else {})
         except NotFound:
             return []  # "No results found"
-        stream = open_gunzip(io.BytesIO(body), url, self.limits.decompressed_bytes)
+        _expect_gzip(url, response.body, response.headers)
+        stream = open_gunzip(io.BytesIO(response.body), url, self.limits.decompressed_bytes)
         try:
             return list(iter_mboxrd(stream, url, self.limits))
         except LimitExceeded:
@@ -138,6 +140,14 @@ def _message_id_of(href: str, inbox: str = "") -> str:
     if inbox in parts and parts.index(inbox) + 1 < len(parts):
         return unquote(parts[parts.index(inbox) + 1])
     return unquote(parts[-1]) if parts else ""
+
+
+def _expect_gzip(url: str, body: bytes, headers: Mapping[str, str]) -> None:
+    """A proxy's error page or a changed site answers with HTML where gzip'd mail was asked
+    for: say so, rather than "incorrect header check"."""
+    if body and not body.startswith(b"\x1f\x8b"):
+        kind = headers.get("content-type", "no content type").split(";")[0]
+        raise BadInput(f"{url}: not a gzip'd mbox (the server sent {len(body):,} bytes of {kind})")
 
 
 def thread_items(lore: Lore, entries: list[AtomEntry]) -> Iterator[RawMail | Problem]:

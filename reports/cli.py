@@ -12,6 +12,7 @@ import gc
 import io
 import json
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -590,7 +591,13 @@ def run() -> None:
     20,000 messages with claims (0.03 s frozen). Frozen objects caught in reference cycles
     are then never collected, so their finalizers never run: every command closes what it
     opens (stores, files) before main() returns. Tests call main() and keep their collector."""
+    # from here a Ctrl-C is a KeyboardInterrupt again: the command rolls back what it has
+    # open and says "interrupted" (reports/entry.py quieted it while the command loaded)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     code = main()
+    # The work is done and committed: a Ctrl-C now would only interrupt the interpreter's
+    # shutdown and print a traceback from its atexit handlers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.freeze()
     sys.exit(code)
 

@@ -7,6 +7,13 @@ import socket
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis profiles: `ci` for `make test` (what a test does not set itself: the fuzz
+# harness, tests/test_fuzz.py), `fuzz` for `make fuzz`, the long run SECURITY.md quotes.
+settings.register_profile("ci", max_examples=150, deadline=None)
+settings.register_profile("fuzz", max_examples=12_000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("PATCHPERF_SHARED", REPO.parent / "shared"))

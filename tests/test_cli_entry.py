@@ -1,4 +1,4 @@
-"""The installed `patchperf` command (reports.cli:run) as a real process: the exit codes of
+"""The installed `patchperf` command (reports.entry:run, then reports.cli:run) as a real process: the exit codes of
 main(), everything written reaches the store and the terminal although the collector's
 last passes are skipped at exit."""
 
@@ -52,3 +52,32 @@ def test_run_exit_code_for_unusable_input(command: Path, tmp_path: Path) -> None
     done = subprocess.run([command, "analyze", bad], capture_output=True, text=True)
     assert done.returncode == 2
     assert str(bad) in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("after", [0.05, 0.1, 0.2, 0.4, 0.8])
+def test_ctrl_c_at_any_moment_is_one_line(command: Path, tmp_path: Path, after: float) -> None:
+    """SIGINT while the command loads, opens the store, stores or analyses: `interrupted`
+    (exit 130) or a finished run, never a traceback, and the store stays whole."""
+    import signal
+    import time
+
+    mbox = tmp_path / "m.mbox"
+    mbox.write_bytes(b"".join(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+                              + MAIL.replace(b"entry-1", b"entry-%d" % k) + b"\n" for k in range(300)))
+    db = tmp_path / "s.db"
+    process = subprocess.Popen([str(command), "--db", str(db), "ingest", str(mbox)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate()
+    if b"init_import_site" in err:
+        # the interpreter itself was still starting (Python's `site`), before any code of
+        # ours ran: its own fatal-error report, nothing patchperf can change
+        return
+    assert b"Traceback" not in err, err.decode()
+    assert process.returncode in (0, 130)
+    if process.returncode == 130:
+        assert err.strip().splitlines()[-1] == b"patchperf: interrupted"
+    if db.exists():
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -237,3 +237,82 @@ def test_ingest_what_a_search_finds(cli, httpserver: HTTPServer, tmp_path, monke
     assert none.code == 0 and "0 new" in none.out
     wrong = cli("ingest", "openwall:netdev", "--query", "x", "--db", db)
     assert wrong.code == 2 and "lore:LIST" in wrong.err
+
+
+def test_a_redirect_loop_stops(httpserver: HTTPServer, client) -> None:
+    httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data(
+        "", status=302, headers={"Location": "/netdev/loop/raw"})
+    httpserver.expect_request("/netdev/loop/raw").respond_with_data(
+        "", status=302, headers={"Location": "/netdev/m1@example.org/raw"})
+    with pytest.raises(FetchFailed, match="more than 5 redirects"):
+        lore_of(httpserver, client).raw("m1@example.org")
+
+
+def test_a_connection_reset_is_retried_then_reported(client) -> None:
+    """A server that accepts and resets every connection (SO_LINGER 0): retried with
+    back-off, then one named error."""
+    import socket
+    import struct
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    accepted: list[int] = []
+
+    def reset_all() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            accepted.append(1)
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            conn.close()
+
+    threading.Thread(target=reset_all, daemon=True).start()
+    try:
+        lore = Lore(client, f"http://127.0.0.1:{server.getsockname()[1]}/", "netdev", Limits())
+        with pytest.raises(FetchFailed):
+            lore.raw("m1@example.org")
+        assert len(accepted) == 4 and len(client.slept) == 3  # 3 retries, backed off
+    finally:
+        server.close()
+
+
+def test_a_body_shorter_than_its_length(client) -> None:
+    """Content-Length promises more than the connection delivers: an error, not half a mail."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def short_bodies() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\n"
+                         + mboxrd(mail(1))[:200])
+            conn.close()
+
+    threading.Thread(target=short_bodies, daemon=True).start()
+    try:
+        lore = Lore(client, f"http://127.0.0.1:{server.getsockname()[1]}/", "netdev", Limits())
+        with pytest.raises(FetchFailed):
+            lore.raw("m1@example.org")
+    finally:
+        server.close()
+
+
+def test_a_thread_served_as_a_web_page(httpserver: HTTPServer, client) -> None:
+    """t.mbox.gz answered with an HTML page (a proxy's error page, a changed site): named
+    as what it is, nothing stored from it."""
+    httpserver.expect_request("/netdev/m1@example.org/t.mbox.gz").respond_with_data(
+        b"<html><body>Service temporarily unavailable</body></html>", content_type="text/html")
+    with pytest.raises(BadInput, match=r"t\.mbox\.gz: not a gzip'd mbox \(the server sent 57 bytes of text/html\)"):
+        lore_of(httpserver, client).thread("m1@example.org")

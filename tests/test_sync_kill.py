@@ -50,13 +50,22 @@ def state(db: Path) -> tuple[list[str], str | None]:
     return ids, json.loads(row[0])["time"] if row else None
 
 
+def derived(db: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[str]]:
+    with sqlite3.connect(db) as conn:
+        analyses = sorted(conn.execute("SELECT m.message_id, a.doc FROM analyses a"
+                                       " JOIN messages m ON m.id = a.message_row"))
+        claims = sorted(conn.execute("SELECT id, doc FROM claims"))
+        series = sorted(r[0] for r in conn.execute("SELECT doc FROM series"))
+    return analyses, claims, series
+
+
 def test_killed_syncs_lose_and_duplicate_nothing(served, tmp_path: Path) -> None:
     archive, env = served
     db = tmp_path / "s.db"
     received = {mid: when for mid, when, _, _ in archive.messages}
     rng = random.Random(5)
     kills = 0
-    for run in range(10):
+    for run in range(20):  # 20 random points, every third a SIGINT (Ctrl-C) instead
         for k in range(80):  # mail keeps arriving: each run has threads to fetch
             n = 1000 + 80 * run + k
             archive.add(f"t{n}@x", 2 * n)
@@ -65,21 +74,26 @@ def test_killed_syncs_lose_and_duplicate_nothing(served, tmp_path: Path) -> None
         process = sync(db, env)
         time.sleep(rng.uniform(0.4, 1.4))  # (the process needs about 0.4 s to start)
         if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
+            process.send_signal(signal.SIGINT if run % 3 == 2 else signal.SIGKILL)
             kills += 1
-        process.wait()
+        _, err = process.communicate()
+        assert b"Traceback" not in err, err.decode()
         if db.exists():
             ids, cursor = state(db)
             assert len(ids) == len(set(ids))
             if cursor is not None:  # everything received up to the cursor is stored
                 upto = datetime.fromisoformat(cursor)
                 assert {m for m, when in received.items() if when <= upto} <= set(ids)
-    assert kills >= 8, "the runs ended before they could be killed: give them more to do"
+    assert kills >= 16, "the runs ended before they could be killed: give them more to do"
     final = sync(db, env)
     assert final.wait() == 0, final.stderr.read() if final.stderr else ""
     ids, cursor = state(db)
     assert sorted(ids) == sorted(received) and len(ids) == len(set(ids))
     assert cursor == max(received.values()).isoformat()
+    # and what was derived is what one uninterrupted sync derives
+    clean = tmp_path / "clean.db"
+    assert sync(clean, env).wait() == 0
+    assert derived(db) == derived(clean)
 
 
 def test_two_syncs_at_once(served, tmp_path: Path) -> None:

@@ -1,0 +1,134 @@
+"""Fault injection (issue 7, acceptance 3): `patchperf ingest` and `patchperf analyze --all`
+as real processes, killed with SIGKILL or interrupted with SIGINT at 20 random points each,
+then run once more to the end. Every message is stored exactly once, and the analyses,
+claims and series are those of a run that was never interrupted. (`sync` gets the same
+treatment in tests/test_sync_kill.py, cursors included.)"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+COMMAND = Path(sys.executable).with_name("patchperf")
+KILLS = 20
+GEN = Path(__file__).parent / "bench" / "gen_mbox.py"
+
+
+def _generate(path: Path, n: int) -> None:
+    spec = importlib.util.spec_from_file_location("gen_mbox", GEN)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    module.generate(path, n=n, seed=3)
+
+
+def _state(db: Path) -> dict[str, object]:
+    """What a run leaves, keyed by Message-ID rather than row numbers."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        ids = [r[0] for r in conn.execute("SELECT message_id FROM messages")]
+        # an analysis names the file it was read from: the same mail, cut into parts for the
+        # stopped runs, comes from another file
+        analyses = sorted((mid, {k: v for k, v in json.loads(doc).items() if k != "origin"})
+                          for mid, doc in conn.execute(
+            "SELECT m.message_id, a.doc FROM analyses a JOIN messages m ON m.id = a.message_row"))
+        claims = sorted(conn.execute(
+            "SELECT m.message_id, c.id, c.doc FROM claims c JOIN messages m ON m.id = c.found_row"))
+        series = sorted(conn.execute("SELECT id, doc, claims, effect FROM series"))
+    return {"ids": ids, "analyses": analyses, "claims": claims, "series": series}
+
+
+def _run(argv: list[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([str(COMMAND), "--quiet", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+
+
+def _duration(argv: list[str]) -> float:
+    """How long a run takes to the end on this machine now: where to stop the others."""
+    started = time.perf_counter()
+    assert _run(argv).wait() == 0
+    return time.perf_counter() - started
+
+
+def _interrupt_at_random_points(argvs: list[list[str]], db: Path, rng: random.Random,
+                                seconds: tuple[float, float]) -> int:
+    """Start each command, stopped at a random moment (SIGKILL, or SIGINT every third
+    time); after each, the store is whole and holds each message once."""
+    stopped = 0
+    for k, argv in enumerate(argvs):
+        process = _run(argv)
+        time.sleep(rng.uniform(*seconds))
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT if k % 3 == 2 else signal.SIGKILL)
+            stopped += 1
+        _, err = process.communicate()
+        assert b"Traceback" not in err, err.decode()
+        if db.exists():
+            ids = _state(db)["ids"]
+            assert len(ids) == len(set(ids))
+    return stopped
+
+
+@pytest.fixture(scope="module")
+def mbox_and_clean(tmp_path_factory) -> tuple[Path, dict[str, object]]:
+    if not COMMAND.exists():
+        pytest.skip(f"{COMMAND} is not installed (make test installs it)")
+    root = tmp_path_factory.mktemp("kill")
+    mbox = root / "mail.mbox"
+    _generate(mbox, 2500)
+    clean = root / "clean.db"
+    assert _run(["ingest", str(mbox), "--db", str(clean)]).wait() == 0
+    return mbox, _state(clean)
+
+
+def _chunks(mbox: Path, parts: int) -> list[Path]:
+    """The mbox cut into `parts` files of whole messages, in order."""
+    sep = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+    messages = [sep + m for m in mbox.read_bytes().split(sep) if m]
+    size = -(-len(messages) // parts)
+    paths = []
+    for k in range(parts):
+        path = mbox.with_name(f"part{k:02}.mbox")
+        path.write_bytes(b"".join(messages[k * size:(k + 1) * size]))
+        paths.append(path)
+    return paths
+
+
+def test_ingest_killed_at_random_points(mbox_and_clean, tmp_path: Path) -> None:
+    mbox, clean = mbox_and_clean
+    db = tmp_path / "s.db"
+    # Mail keeps coming: each run brings a new part (and analyses what a stopped run left).
+    # Stopped at a random moment of a run's length, it lands in start-up, storing,
+    # analysing, claim reading and the series rebuild.
+    parts = _chunks(mbox, KILLS)
+    typical = _duration(["ingest", str(parts[0]), "--db", str(tmp_path / "scratch.db")])
+    runs = [["ingest", str(part), "--db", str(db)] for part in parts]
+    stopped = _interrupt_at_random_points(runs, db, random.Random(11), (0.15, 0.9 * typical))
+    assert stopped >= KILLS * 3 // 4, "the runs ended before they could be stopped"
+    final = _run(["ingest", str(mbox), "--db", str(db)])
+    assert final.wait() == 0, final.stderr.read() if final.stderr else b""
+    assert _state(db) == clean
+
+
+def test_analyze_killed_at_random_points(mbox_and_clean, tmp_path: Path) -> None:
+    mbox, clean = mbox_and_clean
+    db = tmp_path / "s.db"
+    assert _run(["ingest", str(mbox), "--db", str(db), "--no-analyze"]).wait() == 0
+    # `analyze --all` reads everything each time
+    typical = _duration(["analyze", "--all", "--db", str(db)])
+    stopped = _interrupt_at_random_points([["analyze", "--all", "--db", str(db)]] * KILLS, db,
+                                          random.Random(12), (0.15, 0.9 * typical))
+    assert stopped >= KILLS * 3 // 4, "the runs ended before they could be stopped"
+    final = _run(["analyze", "--all", "--db", str(db)])
+    assert final.wait() == 0, final.stderr.read() if final.stderr else b""
+    assert _state(db) == clean

@@ -1,0 +1,105 @@
+"""The store when the disk fails it (issue 7, acceptance 4): a full disk, a read-only store,
+a corrupted file. Each is one line naming the file (exit 2), and what was stored before
+stays readable and unchanged."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from corpus import schema
+from corpus.bundled import bundled_threads
+
+
+@pytest.fixture
+def corpus_db(cli, tmp_path: Path) -> Path:
+    db = tmp_path / "store.db"
+    with bundled_threads() as folder:
+        assert cli("--db", db, "--quiet", "ingest", *sorted(folder.glob("*.mbox"))).code == 0
+    return db
+
+
+def _messages(db: Path) -> int:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return conn.execute("SELECT count(*) FROM messages").fetchone()[0]
+
+
+def _mbox(path: Path, n: int) -> Path:
+    sep = "From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+    path.write_text("".join(
+        f"{sep}From: A <a@example.org>\nSubject: [PATCH net] change {k}\n"
+        f"Date: Mon, 02 Sep 2024 10:00:00 +0000\nMessage-ID: <full{k}@example.org>\n\n"
+        + ("A line of the commit message that fills the pages of the store.\n" * 40) + "\n"
+        for k in range(n)))
+    return path
+
+
+def test_a_full_disk_is_one_line_and_the_store_stays_whole(cli, corpus_db, tmp_path, monkeypatch):
+    before = _messages(corpus_db)
+    configure = schema._configure
+
+    def full_soon(conn, path, *, readonly):
+        configure(conn, path, readonly=readonly)
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages + 8}")  # SQLite's SQLITE_FULL, as a disk's
+
+    monkeypatch.setattr(schema, "_configure", full_soon)
+    big = _mbox(tmp_path / "big.mbox", 3000)
+    result = cli("--db", corpus_db, "ingest", big)
+    assert result.code == 2
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and str(corpus_db) in lines[0] and "the disk is full" in lines[0]
+    monkeypatch.setattr(schema, "_configure", configure)
+    stored = _messages(corpus_db)  # whole, and no partial batch
+    assert stored == before or (stored - before) % 1000 == 0
+    again = cli("--db", corpus_db, "--quiet", "ingest", big)  # room again: the rest comes
+    assert again.code == 0 and _messages(corpus_db) == before + 3000
+
+
+def test_a_read_only_store_is_one_line_and_readable(cli, corpus_db, tmp_path, monkeypatch):
+    before = hashlib.sha256(corpus_db.read_bytes()).hexdigest()
+    uri_open = schema.connect
+
+    def read_only_file(path, *, readonly=False):
+        # as if the file were on a read-only mount: every write is refused by SQLite
+        return uri_open(path, readonly=True) if path == corpus_db else uri_open(path, readonly=readonly)
+
+    cli("--db", corpus_db, "report", "--all")  # a first open moves the WAL into the file
+    before = hashlib.sha256(corpus_db.read_bytes()).hexdigest()
+    monkeypatch.setattr(schema, "connect", read_only_file)
+    result = cli("--db", corpus_db, "ingest", _mbox(tmp_path / "m.mbox", 3))
+    assert result.code == 2
+    assert len(result.err.strip().splitlines()) == 1 and "read-only" in result.err
+    report = cli("--db", corpus_db, "report", "--all", "--format", "json")
+    assert report.code == 0 and len(report.json()["messages"]) == 24
+    assert hashlib.sha256(corpus_db.read_bytes()).hexdigest() == before
+
+
+@pytest.mark.parametrize("table", ["sqlite_master", "analyses", "series"])
+def test_a_corrupted_store_is_reported_and_left_as_it_is(cli, corpus_db, tmp_path, table):
+    """A scrambled page where the schema, the analysed messages or the series live: every
+    command that reads it stops with one line, and the file is not rewritten."""
+    cli("--db", corpus_db, "report", "--all")  # the WAL moved into the file
+    with sqlite3.connect(corpus_db) as conn:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        root = 1 if table == "sqlite_master" else conn.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    data = bytearray(corpus_db.read_bytes())
+    start = (root - 1) * page + (100 if root == 1 else 0)  # page 1 starts with the file header
+    data[start: start + 200] = b"\xa5" * 200
+    corpus_db.write_bytes(bytes(data))
+    for extra in ("-wal", "-shm"):
+        Path(f"{corpus_db}{extra}").unlink(missing_ok=True)
+    digest = hashlib.sha256(corpus_db.read_bytes()).hexdigest()
+    for args in (["report", "--all"], ["ingest", _mbox(tmp_path / "m.mbox", 3)], ["analyze", "--all"]):
+        result = cli("--db", corpus_db, *args)
+        assert result.code == 2, (args, result.out, result.err)
+        lines = result.err.strip().splitlines()
+        assert len(lines) == 1 and str(corpus_db) in lines[0], (args, lines)
+        assert "corrupt" in lines[0] or "malformed" in lines[0], (args, lines)
+        assert "Traceback" not in result.err
+    assert hashlib.sha256(corpus_db.read_bytes()).hexdigest() == digest  # not rewritten
