@@ -48,9 +48,25 @@ bench: $(COMPILED)
 
 # The long fuzz run of every reader of outside input (tests/test_fuzz.py; SECURITY.md quotes
 # its figures); `make test` runs the same harness with the quick `ci` profile.
+# Then coverage-guided, with atheris (libFuzzer) on the pure-Python modules (the mypyc build
+# cannot be instrumented), each target from a seed corpus of our own mail, pages and
+# scenarios; a crash is written to .demo/fuzz/crash-* (add it to tests/data/fuzz/).
+FUZZ_RUNS ?= 50000
 fuzz: $(COMPILED)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py \
 		--hypothesis-show-statistics
+	$(BIN)/python -m pip install --quiet -e '.[dev,fuzz]'
+	rm -rf .demo/fuzz && mkdir -p .demo/fuzz/mail .demo/fuzz/pages .demo/fuzz/toml
+	cp tests/data/claims/*.eml tests/data/fuzz/*.eml tests/data/fuzz/*.txt .demo/fuzz/mail/
+	cp tests/data/ingest/*.html tests/data/fuzz/*.html .demo/fuzz/pages/
+	cp corpus/scenarios/*.toml tests/data/fuzz/*.toml .demo/fuzz/toml/
+	cd .demo/fuzz && for t in message:mail numbers:mail tables:mail pages:pages scenario:toml; do \
+		echo "atheris: $${t%%:*}"; \
+		PATCHPERF_PURE=1 ../../$(BIN)/python ../../tests/fuzz_atheris.py $${t%%:*} \
+			-atheris_runs=$(FUZZ_RUNS) -max_len=16384 -print_final_stats=1 $${t##*:} \
+			> $${t%%:*}.log 2>&1 || { tail -40 $${t%%:*}.log; exit 1; }; \
+		grep -E "^(Done|stat::number_of_executed_units)" $${t%%:*}.log; \
+	done
 
 # The TUI in a real terminal: tmux (installed when missing) runs `patchperf tui` on the
 # bundled corpus; keys are sent and the screen read back (tests/test_tui_tmux.py).

@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 
 _FALLBACKS = ("utf-8", "windows-1252", "latin-1")
+_NOT_CHARSETS = {"undefined", "punycode", "idna", "raw-unicode-escape", "unicode-escape"}
 
 def known_charset(name: str | None) -> str | None:
     """The Python codec name for a declared charset, or None if Python has no such codec."""
@@ -19,9 +20,13 @@ def known_charset(name: str | None) -> str | None:
     if name in ("unknown-8bit", "x-unknown", "default", "us-ascii"):
         return "utf-8" if name != "us-ascii" else "ascii"
     try:
-        return codecs.lookup(name).name
+        info = codecs.lookup(name)
     except (LookupError, ValueError):
         return None
+    # only charsets: not bytes-to-bytes codecs (`base64`, `zlib`) nor `undefined`
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARSETS:
+        return None
+    return info.name
 
 
 def decode_bytes(data: bytes, declared: str | None = None) -> str:
@@ -30,7 +35,9 @@ def decode_bytes(data: bytes, declared: str | None = None) -> str:
     for name in ((first,) if first else ()) + _FALLBACKS:
         try:
             return data.decode(name)
-        except (UnicodeDecodeError, LookupError):
+        except (ValueError, LookupError):
+            # UnicodeDecodeError, and the plain UnicodeError of codecs that are no charset
+            # (`charset=undefined` always fails, `punycode` and `idna` on most bytes)
             continue
     raise AssertionError("latin-1 decodes every byte string")  # pragma: no cover
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import email.parser
 import email.policy
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import Message as EmailMessage
+from itertools import islice
 
 from .charsets import decode_bytes, known_charset
 from .errors import BadInput, LimitExceeded
@@ -31,6 +33,7 @@ MAX_PARTS = 1000  # a real mail has a handful of MIME parts; more is an attack
 # The stdlib parser recurses once per nested multipart; a mail nested thousands deep would
 # exhaust the stack before MAX_PARTS is ever counted, so nesting is bounded up front.
 MAX_MULTIPARTS = 100
+_MULTIPART = re.compile(rb"multipart/", re.IGNORECASE)
 _PATCH_TYPES = ("text/x-patch", "text/x-diff", "text/x-p", "application/x-patch")
 _PATCH_NAMES = (".patch", ".diff")
 
@@ -60,8 +63,9 @@ def decode_mail(data: bytes, limits: Limits = DEFAULT_LIMITS) -> DecodedMail:
         raise LimitExceeded("message", limits.message_bytes)
     if not data.strip():
         raise BadInput("empty message")
-    # `ultipart/` matches Multipart/ and multipart/ without lower-casing 64 MiB of mail
-    if data.count(b"ultipart/") > MAX_MULTIPARTS:
+    # in any case (`MULTIPART/` too), without lower-casing 64 MiB of mail, stopping at the
+    # first one past the limit
+    if next(islice(_MULTIPART.finditer(data), MAX_MULTIPARTS, None), None) is not None:
         raise LimitExceeded("multipart parts", MAX_MULTIPARTS, "parts")
     try:
         msg = _parser.parsebytes(data)

@@ -59,7 +59,7 @@ class Patchwork:
             response = self.client.get(url, max_body=self.limits.page_bytes, conditional=False)
             try:
                 items = json.loads(response.body)
-            except ValueError:
+            except (ValueError, RecursionError):  # `[[[[...` 100,000 deep: the server's fault
                 raise BadInput(f"{url}: not JSON") from None
             if not isinstance(items, list):
                 raise BadInput(f"{url}: not a list of events")

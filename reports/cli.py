@@ -120,6 +120,17 @@ def _emit(doc: dict[str, Any], fmt: str, output: str | None = None, *,
     """Write a report document in the chosen format to stdout or a file. With `view` (a
     reports.view.ReportView: `patchperf report`), the table and Markdown read series by
     series; `runs` gives the HTML report its simulated curves."""
+    try:
+        _write_report(doc, fmt, output, runs=runs, view=view, title=title)
+    except BrokenPipeError:
+        raise  # `patchperf report | head`: the reader has what it wanted (Python exits quietly)
+    except OSError as exc:  # stdout on a full disk (`> /dev/full`), a closed terminal
+        raise UsageError(f"cannot write the report to standard output "
+                         f"({exc.strerror or exc})") from None
+
+
+def _write_report(doc: dict[str, Any], fmt: str, output: str | None, *,
+                  runs: dict[str, Any] | None, view: Any, title: str) -> None:
     if fmt == "json":
         text = inert_json(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
     elif fmt == "html":

@@ -81,3 +81,14 @@ def test_ctrl_c_at_any_moment_is_one_line(command: Path, tmp_path: Path, after: 
     if db.exists():
         with sqlite3.connect(db) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_report_to_a_full_disk_is_one_line(command: Path, tmp_path: Path) -> None:
+    mail = tmp_path / "m.eml"
+    mail.write_bytes(MAIL)
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([str(command), "analyze", str(mail), "--format", "json"],
+                                stdout=full, stderr=subprocess.PIPE)
+    assert result.returncode == 2
+    assert result.stderr.decode().strip().splitlines() == [
+        "patchperf: error: cannot write the report to standard output (No space left on device)"]

@@ -40,7 +40,10 @@ HEADERS = ["From", "To", "Cc", "Subject", "Date", "Message-ID", "In-Reply-To", "
 SPECIAL_VALUES = [
     "[PATCH net-next v2 3/7] tcp: thing", "Re: [RFC PATCH 0/0] x", "[GIT PULL] Networking",
     "multipart/mixed; boundary=\"b\"", "multipart/alternative; boundary=b2", "text/plain; charset=utf-8",
-    "text/plain; charset=x-unknown", "text/html", "base64", "quoted-printable", "8bit",
+    "text/plain; charset=x-unknown", "text/plain; charset=undefined", "text/plain; charset=punycode",
+    "text/plain; charset=idna", "text/plain; charset=base64", "text/plain; charset=utf-7",
+    "text/html", "base64", "quoted-printable", "8bit",
+    "=?undefined?q?x?=", "=?punycode?q?bcher-kva?=", "=?idna?q?x=FF?=", "=?zlib?q?x?=",
     "=?UTF-8?q?J=C3=B6rg?= <j@example.org>", "=?UTF-8?B?w7xiZXI=?=", "=?bogus?x?abc?=",
     "<a@b>", "<>", "Mon, 02 Sep 2024 10:00:00 +0000", "Tue, 31 Feb 2024 25:61:61 +9999",
     "[bold red]x[/]", "\x1b]0;title\x07", "\u202e", "\x00",

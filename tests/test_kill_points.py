@@ -65,17 +65,37 @@ def _interrupt_at_random_points(argvs: list[list[str]], db: Path, rng: random.Ra
     """Start each command, stopped at a random moment (SIGKILL, or SIGINT every third
     time); after each, the store is whole and holds each message once."""
     stopped = 0
+    seen: set[int] = set()
     for k, argv in enumerate(argvs):
         process = _run(argv)
         time.sleep(rng.uniform(*seconds))
+        sent = None
         if process.poll() is None:
-            process.send_signal(signal.SIGINT if k % 3 == 2 else signal.SIGKILL)
+            sent = signal.SIGINT if k % 3 == 2 else signal.SIGKILL
+            process.send_signal(sent)
             stopped += 1
         _, err = process.communicate()
-        assert b"Traceback" not in err, err.decode()
+        if b"Exception ignored in" in err and process.returncode == 0:
+            # The interrupt landed inside a C extension's callback (pydantic-core building a
+            # validator at import): Python reports it there and cannot raise it, and the run
+            # goes on to the end. Not a half-done run; nothing of ours to catch it with.
+            pass
+        else:
+            assert b"Traceback" not in err, err.decode()
+        if sent == signal.SIGKILL:
+            assert process.returncode == -signal.SIGKILL
+        elif sent == signal.SIGINT:
+            # interrupted (130), or it had just finished its work (0)
+            assert process.returncode in (130, 0), err.decode()
+            if process.returncode == 130:
+                assert err.strip().splitlines()[-1] == b"patchperf: interrupted"
         if db.exists():
             ids = _state(db)["ids"]
             assert len(ids) == len(set(ids))
+            seen.add(len(ids))
+    # the stops landed at different stages: the store was seen at several sizes (ingest),
+    # or at least once (analyze --all, which stores nothing new)
+    assert seen, "no run got as far as creating the store"
     return stopped
 
 
@@ -115,6 +135,8 @@ def test_ingest_killed_at_random_points(mbox_and_clean, tmp_path: Path) -> None:
     runs = [["ingest", str(part), "--db", str(db)] for part in parts]
     stopped = _interrupt_at_random_points(runs, db, random.Random(11), (0.15, 0.9 * typical))
     assert stopped >= KILLS * 3 // 4, "the runs ended before they could be stopped"
+    with sqlite3.connect(db) as conn:  # stopped runs left part of the mail, not all of it
+        assert 0 < conn.execute("SELECT count(*) FROM messages").fetchone()[0] < len(clean["ids"])
     final = _run(["ingest", str(mbox), "--db", str(db)])
     assert final.wait() == 0, final.stderr.read() if final.stderr else b""
     assert _state(db) == clean
