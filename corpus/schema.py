@@ -8,6 +8,7 @@ other program's database.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -226,7 +227,19 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     Raises StoreError naming the file when it is not a SQLite database, not a patchperf
     store, newer than this version knows, or cannot be opened or migrated.
     """
-    uri = f"{path.resolve().as_uri()}?mode={'ro' if readonly else 'rwc'}"
+    try:
+        return _connect(path, f"mode={'ro' if readonly else 'rwc'}", readonly=readonly)
+    except StoreError:
+        if not (readonly and path.exists() and not os.access(path.parent, os.W_OK)):
+            raise
+    # A store on a read-only mount (or in a folder this user cannot write): SQLite cannot
+    # make the `-shm` file a WAL store is read through. Nothing can write the file there,
+    # so it is opened as immutable: read without locks or shared memory.
+    return _connect(path, "mode=ro&immutable=1", readonly=True)
+
+
+def _connect(path: Path, query: str, *, readonly: bool) -> sqlite3.Connection:
+    uri = f"{path.resolve().as_uri()}?{query}"
     try:
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:

@@ -103,3 +103,27 @@ def test_a_corrupted_store_is_reported_and_left_as_it_is(cli, corpus_db, tmp_pat
         assert "corrupt" in lines[0] or "malformed" in lines[0], (args, lines)
         assert "Traceback" not in result.err
     assert hashlib.sha256(corpus_db.read_bytes()).hexdigest() == digest  # not rewritten
+
+
+def test_a_store_on_a_read_only_mount_is_readable(cli, corpus_db, tmp_path):
+    """A real read-only bind mount of the store's folder (root only: the test skips, saying
+    so, where mount is not allowed): reports read it; a write is one line, exit 2."""
+    import subprocess
+
+    cli("--db", corpus_db, "report", "--all")  # the WAL moved into the file on close
+    mounted = tmp_path / "ro"
+    mounted.mkdir()
+    bind = subprocess.run(["mount", "--bind", str(corpus_db.parent), str(mounted)],
+                          capture_output=True, text=True)
+    if bind.returncode != 0:
+        pytest.skip(f"cannot bind-mount here ({bind.stderr.strip()}): needs root")
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(mounted)], check=True)
+        db = mounted / corpus_db.name
+        report = cli("--db", db, "report", "--all", "--format", "json")
+        assert report.code == 0, report.err
+        assert len(report.json()["messages"]) == 24
+        write = cli("--db", db, "ingest", _mbox(tmp_path / "m.mbox", 3))
+        assert write.code == 2 and len(write.err.strip().splitlines()) == 1 and str(db) in write.err
+    finally:
+        subprocess.run(["umount", str(mounted)], check=False)

@@ -14,6 +14,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.widgets import (
     DataTable,
     Footer,
@@ -177,7 +178,11 @@ class PatchperfApp(App[None]):
 
     def _show_current(self) -> None:
         self._pending = None
-        series_id = self.series_list.current_id()
+        try:
+            series_list = self.series_list
+        except NoMatches:  # the timer fired while the app was closing: nothing to show
+            return
+        series_id = series_list.current_id()
         detail = series_detail(self.store, series_id) if series_id else None
         self.show_detail(detail)
 
