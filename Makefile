@@ -56,11 +56,16 @@ fuzz: $(COMPILED)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py \
 		--hypothesis-show-statistics
 	$(BIN)/python -m pip install --quiet -e '.[dev,fuzz]'
-	rm -rf .demo/fuzz && mkdir -p .demo/fuzz/mail .demo/fuzz/pages .demo/fuzz/toml
+	rm -rf .demo/fuzz && mkdir -p .demo/fuzz/mail .demo/fuzz/pages .demo/fuzz/toml .demo/fuzz/atom \
+		.demo/fuzz/events .demo/fuzz/index
 	cp tests/data/claims/*.eml tests/data/fuzz/*.eml tests/data/fuzz/*.txt .demo/fuzz/mail/
 	cp tests/data/ingest/*.html tests/data/fuzz/*.html .demo/fuzz/pages/
 	cp corpus/scenarios/*.toml tests/data/fuzz/*.toml .demo/fuzz/toml/
-	cd .demo/fuzz && for t in message:mail numbers:mail tables:mail pages:pages scenario:toml; do \
+	cp tests/data/fuzz/seeds/*.atom .demo/fuzz/atom/
+	cp tests/data/fuzz/seeds/*.json .demo/fuzz/events/
+	cp tests/data/fuzz/seeds/*.html tests/data/ingest/openwall-page.html .demo/fuzz/index/
+	cd .demo/fuzz && for t in message:mail numbers:mail tables:mail pages:pages scenario:toml \
+			atom:atom events:events index:index; do \
 		echo "atheris: $${t%%:*}"; \
 		PATCHPERF_PURE=1 ../../$(BIN)/python ../../tests/fuzz_atheris.py $${t%%:*} \
 			-atheris_runs=$(FUZZ_RUNS) -max_len=16384 -print_final_stats=1 $${t##*:} \

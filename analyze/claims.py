@@ -21,7 +21,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .body import strip_quote
+from .errors import LimitExceeded
 from .first_chars import compile_words
+from .limits import DEFAULT_LIMITS, Limits
 from .lists import find_list_measurements
 from .model import Claim, Message
 from .prose import (
@@ -357,13 +359,16 @@ def _is_quoted_hunk(lines: Sequence[str]) -> bool:
                for line in lines)
 
 
-def extract_claims(message: Message) -> tuple[Claim, ...]:
-    """The claims one message writes or quotes. Depends on the message alone."""
+def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[Claim, ...]:
+    """The claims one message writes or quotes. Depends on the message alone. LimitExceeded
+    when one of its tables or lists runs past `limits.table_lines`."""
     found: list[tuple[Claim, float | None]] = []  # a stated-only claim with its rounding
     figures: list[Claim] = []  # from tables and lists
+    rows = limits.table_lines
     for block in _blocks(message):
         used: set[int] = set()
-        for m in [*find_table_measurements(block.lines), *find_list_measurements(block.lines)]:
+        for m in [*find_table_measurements(block.lines, rows),
+                  *find_list_measurements(block.lines, rows)]:
             figures.append(_make_claim(message, block, m))
             found.append((figures[-1], None))
             used.update(range(m.line, m.line + max(1, m.quote.count("\n") + 1)))
@@ -401,6 +406,16 @@ def merge_claims(claims: Iterable[Claim]) -> tuple[Claim, ...]:
     return tuple(best.values())
 
 
-def claims_of(messages: Sequence[Message]) -> tuple[Claim, ...]:
-    """Every claim of a set of messages, merged across the thread."""
-    return merge_claims(c for m in messages for c in extract_claims(m))
+def claims_or_warning(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[tuple[Claim, ...], str | None]:
+    """`extract_claims`, with a table past the limit a warning rather than an error: the mail
+    keeps the rest of its analysis (its series, its diff); only its claims are not read."""
+    try:
+        return extract_claims(message, limits), None
+    except LimitExceeded as exc:
+        return (), f"{exc}; its claims are not read"
+
+
+def claims_of(messages: Sequence[Message], limits: Limits = DEFAULT_LIMITS) -> tuple[Claim, ...]:
+    """Every claim of a set of messages, merged across the thread (a message whose table is
+    past the limit gives none; its analysis said so)."""
+    return merge_claims(c for m in messages for c in claims_or_warning(m, limits)[0])

@@ -30,10 +30,14 @@ from .limits import DEFAULT_LIMITS, Limits
 from .model import Attachment
 
 MAX_PARTS = 1000  # a real mail has a handful of MIME parts; more is an attack
-# The stdlib parser recurses once per nested multipart; a mail nested thousands deep would
-# exhaust the stack before MAX_PARTS is ever counted, so nesting is bounded up front.
+# The stdlib parser recurses once per nested multipart (or message/rfc822) and builds every
+# part before any can be counted: a mail nested thousands deep would exhaust the stack, and
+# two million empty parts take 17 s and 700 MB. So both are bounded on the raw bytes first.
 MAX_MULTIPARTS = 100
-_MULTIPART = re.compile(rb"multipart/", re.IGNORECASE)
+# A Content-Type header (at a line start, in any case) declaring a part that holds parts
+_CONTAINER = re.compile(rb"\ncontent-type:\s*(?:multipart/|message/rfc822)", re.IGNORECASE)
+_BOUNDARY = re.compile(rb'boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))', re.IGNORECASE)
+_BOUNDARY_REACH = 1024  # how far after its Content-Type a boundary parameter is looked for
 _PATCH_TYPES = ("text/x-patch", "text/x-diff", "text/x-p", "application/x-patch")
 _PATCH_NAMES = (".patch", ".diff")
 
@@ -61,15 +65,13 @@ def decode_mail(data: bytes, limits: Limits = DEFAULT_LIMITS) -> DecodedMail:
     """Decode one RFC 5322 message; BadInput when it is not a mail at all."""
     if len(data) > limits.message_bytes:
         raise LimitExceeded("message", limits.message_bytes)
-    if not data.strip():
+    if not data or data.isspace():  # (not .strip(): a copy of the whole message)
         raise BadInput("empty message")
-    # in any case (`MULTIPART/` too), without lower-casing 64 MiB of mail, stopping at the
-    # first one past the limit
-    if next(islice(_MULTIPART.finditer(data), MAX_MULTIPARTS, None), None) is not None:
-        raise LimitExceeded("multipart parts", MAX_MULTIPARTS, "parts")
+    _check_header_size(data, limits.header_bytes)
+    _check_mime_structure(data)
     try:
         msg = _parser.parsebytes(data)
-    except RecursionError:
+    except RecursionError:  # pragma: no cover - bounded by _check_mime_structure
         raise LimitExceeded("MIME nesting", MAX_MULTIPARTS, "levels") from None
     if not any(msg.get(h) is not None for h in ("From", "Subject", "Message-ID", "Date")):
         raise BadInput("not a mail: no From, Subject, Date or Message-ID header")
@@ -101,6 +103,36 @@ def decode_mail(data: bytes, limits: Limits = DEFAULT_LIMITS) -> DecodedMail:
     )
 
 
+def _check_header_size(data: bytes, limit: int) -> None:
+    """The header block (up to the first empty line, or all of it) within the limit: a
+    62 MB References header alone grew to 740 MB once parsed and split into ids."""
+    ends = [i for i in (data.find(b"\n\n", 0, limit + 2), data.find(b"\n\r\n", 0, limit + 3)) if i >= 0]
+    end = min(ends) if ends else len(data)
+    if end > limit:
+        raise LimitExceeded("header", limit)
+
+
+def _check_mime_structure(data: bytes) -> None:
+    """Count, on the raw bytes, the parts that hold parts and the delimiter lines of their
+    boundaries; both bound what the stdlib parser would build. An overestimate at worst
+    (a boundary that prefixes another), never an underestimate."""
+    head = b"\n" + data[:256]  # a Content-Type on the first line has no newline before it
+    starts = [m.end() - 1 for m in _CONTAINER.finditer(head) if m.start() == 0]
+    found = islice(_CONTAINER.finditer(data), MAX_MULTIPARTS + 1)
+    starts += [m.end() for m in found]
+    if len(starts) > MAX_MULTIPARTS:
+        raise LimitExceeded("multipart and message/rfc822 parts", MAX_MULTIPARTS, "parts")
+    boundaries = set()
+    for start in starts:
+        b = _BOUNDARY.search(data, start, start + _BOUNDARY_REACH)
+        if b is not None:
+            boundaries.add(b.group(1) or b.group(2))
+    # each part starts at a delimiter line `--boundary`; each multipart ends at one more
+    delimiters = sum(data.count(b"\n--" + b) for b in boundaries)
+    if delimiters > MAX_PARTS + len(starts):
+        raise LimitExceeded("MIME parts", MAX_PARTS, "parts")
+
+
 def _part_text(part: EmailMessage, warnings: list[str]) -> str:
     payload = part.get_payload(decode=True)
     if payload is None:
@@ -130,7 +162,8 @@ def _collect_parts(
         if part.is_multipart():
             continue
         ctype = part.get_content_type()
-        disposition = (part.get("Content-Disposition") or "").split(";")[0].strip().lower()
+        # str(): compat32 hands a value with raw 8-bit bytes back as a Header object
+        disposition = str(part.get("Content-Disposition") or "").split(";")[0].strip().lower()
         raw_name = part.get_filename()
         filename = decode_rfc2047(raw_name) if raw_name else None
         if ctype == "text/plain" and disposition != "attachment" and not filename:

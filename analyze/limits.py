@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import LimitExceeded
+
 MiB = 1024 * 1024
 
 
@@ -15,7 +17,15 @@ class Limits:
     message_bytes: int = 64 * MiB
     decompressed_bytes: int = 256 * MiB
     page_bytes: int = 16 * MiB
+    # the header block of one message: an MTA keeps 100 KiB (Postfix's header_size_limit)
+    header_bytes: int = 1 * MiB
     table_lines: int = 100_000
 
 
 DEFAULT_LIMITS = Limits()
+
+
+def table_too_long(limit: int) -> LimitExceeded:
+    """The error of a table or list running past `Limits.table_lines` rows: its claims are
+    not read, rather than read from an arbitrary cut."""
+    return LimitExceeded("table", limit, "lines")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .commands import label_condition
 from .first_chars import compile_words
+from .limits import table_too_long
 from .numbers import find_quantities as _find_quantities
 from .quantity import Measurement, Quantity
 from .side_rows import find_side_row_measurements
@@ -354,7 +355,7 @@ class _Groups:
             return None, i + 1
         caption, items = cap
         j, blanks = i + 1, 0
-        while j < n and len(items) < self.max_rows and j not in self.skip:
+        while j < n and len(items) <= self.max_rows and j not in self.skip:
             line = lines[j]
             if not line.strip():
                 after = _next_run(lines, j) if items and items[-1].unit else None
@@ -384,6 +385,8 @@ class _Groups:
                 break
             items += found
             j += 1
+        if len(items) > self.max_rows:
+            raise table_too_long(self.max_rows)
         if items:
             return _Group(i, caption, tuple(items)), j
         return None, i + 1
@@ -558,7 +561,8 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
 
 
 def find_list_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> list[Measurement]:
-    """Before/after pairs in the lists of a block of body lines (quote markers stripped)."""
+    """Before/after pairs in the lists of a block of body lines (quote markers stripped).
+    LimitExceeded when a list runs past `max_rows` items."""
     out, used = find_side_row_measurements(lines)
     # A run of arrow lines' caption: the short text line right above the run (one blank
     # line between them at most).

@@ -204,4 +204,5 @@ class Analysis:
     messages: tuple[Message, ...] = ()
     series: tuple[Series, ...] = ()
     claims: tuple[Claim, ...] = ()
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Problem, ...] = ()  # inputs that could not be read
+    warnings: tuple[Problem, ...] = ()  # read, but part of it was not (a table past the limit)

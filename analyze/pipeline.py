@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .claims import claims_of
+from .claims import claims_or_warning, merge_claims
 from .errors import BadInput
 from .limits import DEFAULT_LIMITS, Limits
 from .message import parse_message
-from .model import Analysis, Message, Problem
+from .model import Analysis, Claim, Message, Problem
 from .series import assemble_series
 
 ANALYZER_VERSION = "2"  # 2: claims  # bump when derived results change, so `analyze --all` is worth running
@@ -38,14 +38,23 @@ def parse_all(
     return messages, problems
 
 
-def analyze_messages(messages: list[Message], problems: Iterable[Problem] = ()) -> Analysis:
-    """Series and (later) claims over already parsed messages."""
+def analyze_messages(messages: list[Message], problems: Iterable[Problem] = (),
+                     limits: Limits = DEFAULT_LIMITS) -> Analysis:
+    """Series and claims over already parsed messages."""
     ordered = sorted(messages, key=_date_order)
+    claims: list[Claim] = []
+    warnings: list[Problem] = []
+    for message in ordered:
+        found, warning = claims_or_warning(message, limits)
+        claims += found
+        if warning:
+            warnings.append(Problem(message.origin, warning))
     return Analysis(
         messages=tuple(ordered),
         series=assemble_series(ordered),
-        claims=claims_of(ordered),
+        claims=merge_claims(claims),
         problems=tuple(problems),
+        warnings=tuple(warnings),
     )
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .limits import DEFAULT_LIMITS, table_too_long
 from .quantity import Measurement, Quantity
 
-MAX_ROWS = 100_000
+MAX_ROWS = DEFAULT_LIMITS.table_lines
 _MAX_LINE = 300  # robot rows are about 80 columns; longer lines are not rows
 
 _HEADER = re.compile(r"^\s*%stddev\s+%change\s+%stddev\s*$")
@@ -71,8 +72,8 @@ def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> lis
     out: list[Measurement] = []
     active = False
     for i, line in enumerate(lines):
-        if len(out) >= max_rows:
-            break
+        if len(out) > max_rows:
+            raise table_too_long(max_rows)
         if len(line) > _MAX_LINE:
             active = False
             continue

@@ -24,6 +24,7 @@ from .commands import (
     loop_for_values,
     read_shell,
 )
+from .limits import DEFAULT_LIMITS, table_too_long
 from .numbers import find_quantities
 from .quantity import Measurement, Quantity
 from .table_lkp import find_lkp_measurements
@@ -44,7 +45,7 @@ from .table_roles import (
 )
 from .units import metric_of
 
-MAX_ROWS = 100_000
+MAX_ROWS = DEFAULT_LIMITS.table_lines
 MAX_COLUMNS = 64  # more header cells than this is not a table a person wrote
 _MAX_HEADER = 400  # longer lines are prose or junk, not a header
 _MAX_ROW = 2_000  # regexes with adjacent optional whitespace only ever see short lines
@@ -313,7 +314,7 @@ def _rows(lines: Sequence[str], i: int, header: _Header,
     rows: list[int] = []
     extra: list[str] = []
     blank_seen = False
-    while j < n and len(rows) < max_rows:
+    while j < n and len(rows) <= max_rows:
         line = lines[j]
         if not line.strip():
             if rows or blank_seen:
@@ -330,6 +331,8 @@ def _rows(lines: Sequence[str], i: int, header: _Header,
         else:
             rows.append(j)
         j += 1
+    if len(rows) > max_rows:
+        raise table_too_long(max_rows)
     return rows, extra, j
 
 
@@ -407,6 +410,7 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
 
 def find_table_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> list[Measurement]:
     """Before/after pairs in the tables of a block of body lines (quote markers stripped).
+    LimitExceeded when a table has more than `max_rows` rows.
 
     Pipe and aligned tables need header words naming the baseline and the patched column;
     the kernel test robot's `%change` tables and `perf stat` blocks are read by layout.

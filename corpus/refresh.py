@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, TypeVar
 
-from analyze.claims import extract_claims
+from analyze.claims import claims_or_warning
 from analyze.errors import BadInput
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.message import parse_message
@@ -77,8 +77,11 @@ def analyze_rows(
                 warnings += [Problem(raw.origin, w) for w in message.warnings]
                 parsed.append((raw.row, message))
             if claims:
-                pending_claims += [(row, [claim_to_dict(c) for c in extract_claims(message)])
-                                   for row, message in parsed]
+                for row, message in parsed:
+                    found, warning = claims_or_warning(message, limits)
+                    if warning:
+                        warnings.append(Problem(message.origin, warning))
+                    pending_claims.append((row, [claim_to_dict(c) for c in found]))
             for row, message in parsed:
                 pending.append(AnalysisRecord.from_message(
                     row, message, analyzer_version=ANALYZER_VERSION, doc=message_to_dict(message)))

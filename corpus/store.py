@@ -689,12 +689,17 @@ class Store:
             ]
         return StoreCounts(*values)
 
-    def check(self) -> None:
-        """Run SQLite's quick_check over the whole file; StoreError if it finds damage."""
+    def check(self, *, full: bool = False) -> None:
+        """Read every page of the file (SQLite's quick_check; with `full`, integrity_check,
+        which also matches each index to its table); StoreError naming the first damage.
+        Commands find damage only in the pages they read: this finds it anywhere."""
+        pragma = "integrity_check(20)" if full else "quick_check(20)"
         with self._guard():
-            result = [r[0] for r in self._conn.execute("PRAGMA quick_check")]
+            result = [str(r[0]) for r in self._conn.execute(f"PRAGMA {pragma}")]
         if result != ["ok"]:
-            raise StoreError(f"{self.path}: the store is damaged ({result[0]})")
+            more = f" (and {len(result) - 1} more problems)" if len(result) > 1 else ""
+            raise StoreError(f"{self.path}: the store file is corrupted: {result[0][:200]}{more}; "
+                             "left as it is (`sqlite3 FILE .recover` saves what can still be read)")
 
     def journal_mode(self) -> str:
         """The SQLite journal mode (`wal` for a writable store)."""

@@ -141,12 +141,17 @@ class PoliteClient:
     def _send(self, method: str, url: str, *, headers: Mapping[str, str] | None = None,
               data: Mapping[str, str] | None = None, max_body: int | None = None,
               allow_not_modified: bool = False) -> Response:
+        _check_url(url)
         for _ in range(MAX_REDIRECTS + 1):
             response = self._send_once(method, url, headers=headers, data=data,
                                        max_body=max_body, allow_not_modified=allow_not_modified)
             if response.status not in (301, 302, 303, 307, 308):
                 return response
-            target = urljoin(url, response.headers.get("location", ""))
+            try:
+                target = urljoin(url, response.headers.get("location", ""))
+            except ValueError as exc:  # `Location: http://[::1`
+                raise FetchFailed(f"{url}: redirected to an unusable URL ({exc})") from None
+            _check_url(target)
             here, there = urlsplit(url), urlsplit(target)
             if (here.scheme, here.netloc) != (there.scheme, there.netloc):
                 raise FetchFailed(f"{url}: redirected to {target}, off the site: not followed")
@@ -259,6 +264,19 @@ class PoliteClient:
         _write_atomic(meta, json.dumps({"url": url, "etag": etag, "last_modified": modified}).encode())
 
 
+def _check_url(url: str) -> None:
+    """FetchFailed unless `url` is an http(s) URL both urllib and httpx can read: a URL taken
+    from a response (a redirect, a link in a page or in JSON) may be anything, and each
+    library raises its own errors on a malformed one (`http://[::1`, a NUL, 70 kB)."""
+    try:
+        parts = urlsplit(url)
+        httpx.URL(url)
+    except (ValueError, httpx.InvalidURL) as exc:
+        raise FetchFailed(f"{url[:200]}: not a usable URL ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise FetchFailed(f"{url[:200]}: not an http(s) URL")
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_bytes(data)
@@ -281,9 +299,9 @@ def _check_bot_wall(url: str, headers: Mapping[str, str], body: bytes) -> None:
     if "html" not in headers.get("content-type", "") and not body.lstrip()[:15].lower().startswith(
             (b"<!doctype html", b"<html")):
         return
-    from bs4 import BeautifulSoup
+    from .page_html import html_soup
 
-    soup = BeautifulSoup(body[:65536], "lxml")
+    soup = html_soup(body[:65536])
     title = soup.title.get_text(strip=True) if soup.title else ""
     if ANUBIS_TITLE.lower() in title.lower():
         raise Blocked(f"{url}: the archive's bot wall (Anubis) answered; patchperf does not "

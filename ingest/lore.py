@@ -135,8 +135,12 @@ def parse_atom(body: bytes, origin: str, inbox: str = "") -> list[AtomEntry]:
 
 def _message_id_of(href: str, inbox: str = "") -> str:
     """`https://lore.kernel.org/netdev/20240101.123-1-a@b.c/` → `20240101.123-1-a@b.c`: the
-    segment after the list's name (a mirror may serve lists under a sub-path)."""
-    parts = [p for p in urlsplit(href).path.split("/") if p]
+    segment after the list's name (a mirror may serve lists under a sub-path); "" for a
+    malformed link (`http://[`: urllib raises), whose entry is then skipped."""
+    try:
+        parts = [p for p in urlsplit(href).path.split("/") if p]
+    except ValueError:
+        return ""
     if inbox in parts and parts.index(inbox) + 1 < len(parts):
         return unquote(parts[parts.index(inbox) + 1])
     return unquote(parts[-1]) if parts else ""

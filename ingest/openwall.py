@@ -23,7 +23,7 @@ from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
 
 from .http import NotFound, PoliteClient
-from .page_html import parse_openwall_html
+from .page_html import html_soup, parse_openwall_html
 from .page_text import PageMail
 from .pages import render_mail
 from .raw import RawMail
@@ -42,34 +42,23 @@ class Openwall:
         self.name = name
         self.limits = limits
 
-    def _soup(self, url: str) -> tuple[Any, bytes]:
-        from bs4 import BeautifulSoup
-
-        body = self.client.get(url, max_body=self.limits.page_bytes).body
-        return BeautifulSoup(body, "lxml", from_encoding="utf-8"), body
+    def _page(self, url: str) -> bytes:
+        return self.client.get(url, max_body=self.limits.page_bytes).body
 
     def days(self, year: int, month: int) -> list[int]:
         """The days of a month that have messages."""
-        soup, _ = self._soup(f"{self.base}/{self.name}/{year:04d}/{month:02d}/")
-        return sorted({int(m.group(1)) for a in soup.find_all("a", href=True)
-                       if (m := _DAY_LINK.fullmatch(a["href"]))})
+        return month_days(self._page(f"{self.base}/{self.name}/{year:04d}/{month:02d}/"))
 
     def messages(self, day: date) -> list[int]:
         """The message numbers of a day, in delivery order."""
-        soup, _ = self._soup(self._day_url(day))
-        return sorted({int(a["href"]) for a in soup.find_all("a", href=True)
-                       if _MESSAGE_LINK.fullmatch(a["href"])})
+        return day_messages(self._page(self._day_url(day)))
 
     def message(self, day: date, n: int) -> RawMail:
         """A message rebuilt from its page, with the attachments its links lead to."""
         url = f"{self._day_url(day)}{n}"
-        soup, body = self._soup(url)
+        body = self._page(url)
         page = parse_openwall_html(body)
-        links = [(m.group(1), link) for a in soup.find_all("a", href=True)
-                 if (m := _ATTACHMENT.search(a.get_text(" ", strip=True)))
-                 and a.get_text(strip=True).startswith("Download")
-                 # an attachment of this message: under its URL, never another site
-                 and (link := urljoin(url, a["href"])).startswith(url + "/")]
+        links = attachment_links(body, url)
         if not links:
             return RawMail(render_mail(page), url, "openwall-html")
         return RawMail(self._with_attachments(page, links[:MAX_ATTACHMENTS]), url, "openwall-html")
@@ -101,6 +90,37 @@ class Openwall:
 
     def _day_url(self, day: date) -> str:
         return f"{self.base}/{self.name}/{day.year:04d}/{day.month:02d}/{day.day:02d}/"
+
+
+def _links(body: bytes) -> list[Any]:
+    return html_soup(body).find_all("a", href=True)
+
+
+def month_days(body: bytes) -> list[int]:
+    """The days a month's index page links to (`05/`), sorted."""
+    return sorted({int(m.group(1)) for a in _links(body) if (m := _DAY_LINK.fullmatch(a["href"]))})
+
+
+def day_messages(body: bytes) -> list[int]:
+    """The message numbers a day's index page links to (`3`), in delivery order."""
+    return sorted({int(a["href"]) for a in _links(body) if _MESSAGE_LINK.fullmatch(a["href"])})
+
+
+def attachment_links(body: bytes, url: str) -> list[tuple[str, str]]:
+    """A message page's attachments as (name, URL): the `Download attachment "NAME"` links
+    under the message's own URL, never another site's or another message's."""
+    return [(m.group(1), link) for a in _links(body)
+            if (m := _ATTACHMENT.search(a.get_text(" ", strip=True)))
+            and a.get_text(strip=True).startswith("Download")
+            and (link := _join(url, a["href"])).startswith(url + "/")]
+
+
+def _join(url: str, href: str) -> str:
+    """`href` read against `url`; "" when malformed (`http://[::1`), which nothing follows."""
+    try:
+        return urljoin(url, href)
+    except ValueError:
+        return ""
 
 
 def read_days(openwall: Openwall, seen: dict[str, int], first: date, today: date

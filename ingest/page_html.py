@@ -7,8 +7,9 @@ across lines (`<pre\\nid=b>`, `<a\\nhref=...>`; SOURCES.md).
 from __future__ import annotations
 
 import re
+import warnings
 
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, XMLParsedAsHTMLWarning
 
 from analyze.errors import BadInput
 
@@ -17,14 +18,21 @@ from .page_text import PageMail, lore_from_lines, openwall_from_lines, page_line
 _ATTACHMENT_LINK = re.compile(r'(?:View|Download) attachment "([^"]*)"')
 
 
-def _soup(data: bytes) -> BeautifulSoup:
-    # lore pages are ASCII with &#NNNN; entities, openwall pages UTF-8 (SOURCES.md)
-    return BeautifulSoup(data, "lxml", from_encoding="utf-8")
+def html_soup(data: bytes) -> BeautifulSoup:
+    """A page parsed by lxml under BeautifulSoup. Lore pages are ASCII with &#NNNN;
+    entities, openwall pages UTF-8 (SOURCES.md)."""
+    # A page is whatever a server (or a saved file) holds: an Atom feed saved as .html, or a
+    # body that looks like a file name, is read as HTML all the same, and bs4's advice about
+    # it would be a page of text on the user's terminal.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
+        return BeautifulSoup(data, "lxml", from_encoding="utf-8")
 
 
 def parse_lore_html(data: bytes) -> PageMail:
     """A lore message page: header lines and body from `<pre id=b>`, quotes as plain text."""
-    soup = _soup(data)
+    soup = html_soup(data)
     pre = soup.find("pre", id="b")
     if pre is None:
         raise BadInput("lore page without a message (no <pre id=b>)")
@@ -40,7 +48,7 @@ def parse_lore_html(data: bytes) -> PageMail:
 
 def parse_openwall_html(data: bytes) -> PageMail:
     """An openwall message page: the `<pre style="white-space: pre-wrap">` block."""
-    soup = _soup(data)
+    soup = html_soup(data)
     pre = soup.find("pre", style=lambda s: bool(s) and "pre-wrap" in s)
     if pre is None:
         raise BadInput("openwall page without a message (no pre-wrap <pre>)")

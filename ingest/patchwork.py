@@ -57,28 +57,40 @@ class Patchwork:
         pages = 0
         while url and pages < MAX_PAGES:
             response = self.client.get(url, max_body=self.limits.page_bytes, conditional=False)
-            try:
-                items = json.loads(response.body)
-            except (ValueError, RecursionError):  # `[[[[...` 100,000 deep: the server's fault
-                raise BadInput(f"{url}: not JSON") from None
-            if not isinstance(items, list):
-                raise BadInput(f"{url}: not a list of events")
-            for item in items:
-                event = _event(item)
-                if event is not None:
-                    yield event
+            yield from parse_events(response.body, url)
             url = _next_link(response.headers.get("link", ""))
-            if url and urlsplit(url).netloc != urlsplit(self.base).netloc:
-                raise BadInput(f"{url}: a next page off {urlsplit(self.base).netloc}: not followed")
+            if url and not self._on_host(url):
+                raise BadInput(f"{url[:200]}: a next page off {urlsplit(self.base).netloc}: not followed")
             pages += 1
 
     def mbox(self, url: str) -> list[RawMail | Problem]:
         """An mbox the events point to, on Patchwork's own host only: a URL taken from a
         response is never followed elsewhere."""
-        if urlsplit(url).netloc != urlsplit(self.base).netloc or not url.startswith(("http://", "https://")):
-            raise BadInput(f"{url}: an mbox link off {urlsplit(self.base).netloc}: not followed")
+        if not self._on_host(url):
+            raise BadInput(f"{url[:200]}: an mbox link off {urlsplit(self.base).netloc}: not followed")
         body = self.client.get(url, conditional=False).body
         return list(iter_mboxrd(io.BytesIO(body), url, self.limits))
+
+
+    def _on_host(self, url: str) -> bool:
+        """An http(s) URL on Patchwork's own host; a malformed one (`http://[::1`) is not."""
+        try:
+            return url.startswith(("http://", "https://")) and \
+                urlsplit(url).netloc == urlsplit(self.base).netloc
+        except ValueError:
+            return False
+
+
+def parse_events(body: bytes, url: str) -> list[Event]:
+    """A page of `/api/1.3/events/`: a JSON array of events; items that are not events
+    (no integer id) are skipped, anything not an array is BadInput."""
+    try:
+        items = json.loads(body)
+    except (ValueError, RecursionError):  # `[[[[...` 100,000 deep: the server's fault
+        raise BadInput(f"{url}: not JSON") from None
+    if not isinstance(items, list):
+        raise BadInput(f"{url}: not a list of events")
+    return [event for item in items if (event := _event(item)) is not None]
 
 
 def _event(item: Any) -> Event | None:

@@ -157,4 +157,4 @@ def analyze_files(paths: Iterable[str | Path], limits: Limits = DEFAULT_LIMITS) 
                 yield item.data, item.origin
 
     messages, parse_problems = parse_all(mails(), limits)
-    return analyze_messages(messages, read_problems + parse_problems)
+    return analyze_messages(messages, read_problems + parse_problems, limits)

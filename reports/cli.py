@@ -263,7 +263,8 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
     from .document import analysis_document
 
     analysis = analyze_files(paths, limits)
-    _warn([Problem(m.origin, w) for m in analysis.messages for w in m.warnings])
+    _warn([Problem(m.origin, w) for m in analysis.messages for w in m.warnings]
+          + list(analysis.warnings))
     code = _report_problems(analysis.problems, len(analysis.messages))
     if analysis.messages:
         runs: dict[str, Any] = {}
@@ -498,6 +499,22 @@ def scenario_export(ctx: click.Context, ref: str, fmt: str, output: str | None) 
         Path(output).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{output}: cannot write ({exc.strerror or exc})") from None
+
+
+@cli.command()
+@click.option("--full", is_flag=True, help="Also match every index to its table (slower).")
+@global_options
+@click.pass_context
+def check(ctx: click.Context, full: bool) -> None:
+    """Read every page of the store for damage (a command finds it only where it reads);
+    exit 2 with one line when the file is corrupted. Never writes."""
+    started = time.perf_counter()
+    with _open_store(ctx, readonly=True) as store:
+        store.check(full=full)
+        counts = store.counts()
+        size = store.path.stat().st_size
+    click.echo(f"{store.path}: ok, {counts.messages:,} messages, {size / 2**20:,.1f} MiB read "
+               f"in {time.perf_counter() - started:.1f} s")
 
 
 @cli.command()

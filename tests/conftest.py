@@ -104,3 +104,35 @@ def cli(capsys):
         return result
 
     return run
+
+
+@pytest.fixture(scope="session")
+def bundled_db(tmp_path_factory) -> Path:
+    """A store of the bundled corpus (corpus/threads), built once: never write to it; take
+    `bundled_copy` or `bundled_store` for a test that writes."""
+    from stores import ingest_into
+
+    from corpus.bundled import bundled_threads
+
+    db = tmp_path_factory.mktemp("bundled") / "corpus.db"
+    with bundled_threads() as folder:
+        return ingest_into(db, *sorted(folder.glob("*.mbox")))
+
+
+@pytest.fixture
+def bundled_copy(bundled_db: Path, tmp_path: Path) -> Path:
+    """A copy of the bundled store, this test's own."""
+    import shutil
+
+    copy = tmp_path / "store.db"
+    shutil.copyfile(bundled_db, copy)
+    return copy
+
+
+@pytest.fixture
+def bundled_store(bundled_copy: Path):
+    """The copy of the bundled store, open."""
+    from corpus.store import Store
+
+    with Store.open(bundled_copy) as opened:
+        yield opened

@@ -6,7 +6,8 @@ new ones, which finds the inputs that get past a reader's first checks.
 
 TARGET: message (decoding and claim extraction), numbers (the number lexer), tables (table,
 list and prose readers over lines), pages (the four archive page readers), scenario (the
-scenario loader). `make fuzz` runs each for a fixed number of inputs. Like the hypothesis
+scenario loader), atom (lore's Atom feed), events (a page of Patchwork events), index
+(openwall's month, day and attachment links). `make fuzz` runs each for a fixed number of inputs. Like the hypothesis
 harness, a reader may return or raise one of the project's named errors; anything else is a
 crash, and libFuzzer writes the input to `crash-*` for tests/data/fuzz/.
 
@@ -31,7 +32,10 @@ with atheris.instrument_imports(include=["analyze", "ingest"]):
     from analyze.prose import find_prose_claims
     from analyze.sim.scenario import parse_scenario
     from analyze.tables import find_table_measurements
+    from ingest.lore import parse_atom
+    from ingest.openwall import attachment_links, day_messages, month_days
     from ingest.pages import page_to_mail
+    from ingest.patchwork import parse_events
 
 SMALL = Limits(message_bytes=256 * 1024, decompressed_bytes=512 * 1024, page_bytes=256 * 1024,
                table_lines=2_000)
@@ -62,7 +66,23 @@ def scenario(data: bytes) -> None:
     parse_scenario(data.decode("utf-8", "replace"), "fuzz.toml")
 
 
-TARGETS = {f.__name__: f for f in (message, numbers, tables, pages, scenario)}
+def atom(data: bytes) -> None:
+    parse_atom(data, "fuzz.atom", "netdev")
+
+
+def events(data: bytes) -> None:
+    parse_events(data, "http://127.0.0.1/api/1.3/events/")
+
+
+def index(data: bytes) -> None:
+    month_days(data)
+    day_messages(data)
+    here = "http://127.0.0.1/lists/netdev/2024/09/02/3"
+    for _, link in attachment_links(data, here):
+        assert link.startswith(here + "/"), link  # never another site or message
+
+
+TARGETS = {f.__name__: f for f in (message, numbers, tables, pages, scenario, atom, events, index)}
 
 
 def main() -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
@@ -12,23 +10,14 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
+from stores import gen_mbox as load_gen_mbox
 from unidiff import PatchSet
 
-GEN = Path(__file__).resolve().parent / "bench" / "gen_mbox.py"
 SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
 END = datetime(2026, 11, 29, tzinfo=UTC)
 
 
-def _load_generator():
-    spec = importlib.util.spec_from_file_location("gen_mbox", GEN)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-gen_mbox = _load_generator()
+gen_mbox = load_gen_mbox()
 
 
 def split_mboxrd(data: bytes) -> list[bytes]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from analyze.claims import extract_claims
+from analyze.claims import claims_or_warning, extract_claims
+from analyze.errors import LimitExceeded
+from analyze.limits import Limits
 from analyze.message import parse_message
 
 
@@ -203,3 +205,24 @@ def test_lines_that_are_no_content_are_told_without_the_pattern_when_they_can_be
         assert _not_content(line) == _not_content_by_the_pattern_alone(line), line
 
     check()
+
+
+# -- the table limit (Limits.table_lines, PATCHPERF_LIMIT_TABLE_LINES) ----------------------------
+
+_LIST = "Before:\n" + "".join(f"  size {i}: {i + 1}.0 Mpps\n" for i in range(30)) \
+    + "\nAfter:\n" + "".join(f"  size {i}: {i + 2}.0 Mpps\n" for i in range(30))
+_LKP = ("       base    patched\n---------------- ---------------------------\n"
+        "         %stddev     %change         %stddev\n"
+        + "".join(f"      {1000 + i}           +12.3%       {1123 + i}        hackbench.throughput{i}\n"
+                  for i in range(30)))
+_PIPES = "size | before | after\n" + "".join(f"{i} | {i + 1}.0 Mpps | {i + 2}.0 Mpps\n" for i in range(30))
+
+
+@pytest.mark.parametrize("body", [_LIST, _LKP, _PIPES], ids=["list", "lkp", "pipes"])
+def test_a_table_past_the_limit_is_named_and_its_claims_not_read(body):
+    message = parse_message(_mail("Numbers:\n\n" + body + "\nThanks.\n"))
+    assert len(extract_claims(message, Limits(table_lines=30))) >= 30  # at the limit: read
+    with pytest.raises(LimitExceeded, match="table exceeds the limit of 29 lines"):
+        extract_claims(message, Limits(table_lines=29))
+    claims, warning = claims_or_warning(message, Limits(table_lines=29))
+    assert claims == () and warning == "table exceeds the limit of 29 lines; its claims are not read"

@@ -113,3 +113,26 @@ def test_usage_errors_exit_2(cli, args):
     result = cli(*args)
     assert result.code == 2
     assert "Traceback" not in result.err
+
+
+def test_a_table_past_the_limit_is_one_warning_the_mail_kept(cli, tmp_path, monkeypatch):
+    """PATCHPERF_LIMIT_TABLE_LINES: a table longer than the limit is named in one warning;
+    the mail is analysed and stored without that message's claims."""
+    monkeypatch.setenv("PATCHPERF_LIMIT_TABLE_LINES", "20")
+    rows = "".join(f"{i} | {i + 1}.0 Mpps | {i + 2}.0 Mpps\n" for i in range(25))
+    bad = tmp_path / "table.eml"
+    bad.write_bytes(GOOD.replace(b"A body.\n", b"size | before | after\n" + rows.encode()))
+    analyzed = cli("analyze", bad, "--format", "json")
+    assert analyzed.code == 0
+    line = _one_error_line(analyzed.err, bad)
+    assert "table exceeds the limit of 20 lines; its claims are not read" in line
+    assert analyzed.json()["messages"] and analyzed.json()["claims"] == []
+
+    db = tmp_path / "store.db"
+    ingested = cli("ingest", "--db", db, bad)
+    assert ingested.code == 0 and "table exceeds the limit of 20 lines" in _one_error_line(ingested.err, bad)
+    monkeypatch.setenv("PATCHPERF_LIMIT_TABLE_LINES", "100")
+    again = cli("analyze", "--all", "--db", db)  # a higher limit reads them
+    assert again.code == 0 and again.err.strip() == ""
+    claims = cli("claims", "--db", db, "--format", "json").json()["claims"]
+    assert len(claims) == 25

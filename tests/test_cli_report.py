@@ -6,16 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from corpus.bundled import bundled_threads
-
 
 @pytest.fixture
-def corpus_db(cli, tmp_path):
-    db = tmp_path / "store.db"
-    with bundled_threads() as folder:
-        result = cli("--db", db, "ingest", *sorted(folder.glob("*.mbox")))
-    assert result.code == 0, result.err
-    return db
+def corpus_db(bundled_copy):
+    return bundled_copy
 
 
 def test_report_all_lists_series_with_versions_and_trailers(cli, corpus_db):

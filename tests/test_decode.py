@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import quopri
+import tracemalloc
 
 import pytest
 from hypothesis import given, settings
@@ -147,6 +148,54 @@ def test_too_many_mime_parts():
     parts = [("Content-Type: text/plain", "", b"x")] * (MAX_PARTS + 5)
     with pytest.raises(LimitExceeded, match="MIME parts"):
         decode_mail(multipart(parts))
+
+
+def test_parts_are_counted_before_the_parser_builds_them():
+    """Two million empty parts took the stdlib parser 17 s and 700 MB to build before they
+    could be counted: the delimiter lines are counted on the raw bytes first."""
+    data = HEAD + b'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="b"\n\n' \
+        + b"--b\n\n" * 2_000_000 + b"--b--\n"
+    tracemalloc.start()
+    try:
+        with pytest.raises(LimitExceeded, match="MIME parts exceeds the limit of 1,000 parts"):
+            decode_mail(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, f"{peak:,} bytes allocated: the parts were built"
+
+
+def test_a_mail_with_many_parts_under_the_limit_is_read():
+    parts = [("Content-Type: text/plain", "", f"part {i}".encode()) for i in range(MAX_PARTS - 10)]
+    decoded = decode_mail(multipart(parts))
+    assert "part 0" in decoded.body_text and f"part {MAX_PARTS - 11}" in decoded.body_text
+
+
+@pytest.mark.parametrize("head", [
+    b"Content-Type: message/rfc822\n\n",  # a mail in a mail in a mail...
+    b"content-type:\n MULTIPART/mixed; boundary=x\n\n",  # folded, in capitals
+])
+def test_nesting_is_bounded_before_the_parser_recurses(head):
+    with pytest.raises(LimitExceeded, match="multipart and message/rfc822 parts exceeds the limit of 100"):
+        decode_mail(HEAD + head * 5_000 + b"From: x\n\nbody\n")
+
+
+def test_a_container_on_the_first_line_counts():
+    data = b'Content-Type: multipart/mixed; boundary="b"\n' + HEAD + b"\n" + b"--b\n\nx\n" * 2_000
+    with pytest.raises(LimitExceeded, match="MIME parts"):
+        decode_mail(data)
+
+
+def test_header_size_limit_is_named():
+    refs = b" ".join(b"<r%d@example.org>" % i for i in range(100_000))  # 2 MB of References
+    with pytest.raises(LimitExceeded, match="header exceeds the limit of 1,048,576 bytes"):
+        decode_mail(HEAD + b"References: " + refs + b"\n\nA body.\n")
+    # a header block that never ends (no body at all) counts whole
+    with pytest.raises(LimitExceeded, match="header exceeds the limit of 1,000 bytes"):
+        decode_mail(HEAD + b"X-Pad: " + b"x" * 2_000 + b"\n", Limits(header_bytes=1_000))
+    # CRLF mail: the blank line is found too, and a large body is no header
+    crlf = (HEAD + b"X-Pad: short\n").replace(b"\n", b"\r\n") + b"\r\n" + b"body line\r\n" * 500
+    assert decode_mail(crlf, Limits(header_bytes=1_000)).body_text.startswith("body line")
 
 
 def test_message_size_limit_is_named():

@@ -8,33 +8,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from epoch_repo import fast_import
 
 
 def mail(n: int) -> bytes:
     return (f"From: Ana Lopes <ana@example.org>\nSubject: [PATCH net] thing {n}\n"
             f"Date: Mon, 02 Sep 2024 10:{n % 60:02d}:00 +0000\nMessage-ID: <e{n}@example.org>\n"
             f"\nBody {n}.\n").encode()
-
-
-def fast_import(repo: Path, commits: list[tuple[str, bytes]], *, fresh_root: bool = False) -> None:
-    """Append commits to master: ("m", raw) adds a message, ("d", raw) deletes one. With
-    `fresh_root`, master starts over (a purge that rewrote history)."""
-    existing = repo.exists()
-    if not existing:
-        subprocess.run(["git", "init", "-q", "--bare", "-b", "master", str(repo)], check=True)
-    stream = bytearray()
-    for k, (kind, raw) in enumerate(commits):
-        stream += b"commit refs/heads/master\n"
-        stream += f"committer A <a@x> {1700000000 + k} +0000\n".encode()
-        message = b"rm" if kind == "d" else b"m"
-        stream += b"data %d\n%s\n" % (len(message), message)
-        if k == 0 and existing and not fresh_root:
-            stream += b"from refs/heads/master^0\n"  # continue the branch
-        stream += b"deleteall\n"
-        stream += b"M 100644 inline %s\ndata %d\n%s\n" % (kind.encode(), len(raw), raw)
-    force = ["--force"] if fresh_root else []
-    subprocess.run(["git", "-C", str(repo), "fast-import", "--quiet", *force],
-                   input=bytes(stream), check=True)
 
 
 def stored(db: Path) -> list[str]:

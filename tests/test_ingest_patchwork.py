@@ -102,8 +102,10 @@ def test_link_header() -> None:
     assert _next_link("") is None
 
 
-def test_links_off_the_site_are_not_followed(server: Server, tmp_path: Path) -> None:
-    server.events[2]["payload"]["series"]["mbox"] = "http://169.254.169.254/latest/meta-data/"
+@pytest.mark.parametrize("mbox", ["http://169.254.169.254/latest/meta-data/", "http://[::1/x",
+                                  "file:///etc/passwd"])
+def test_links_off_the_site_are_not_followed(server: Server, tmp_path: Path, mbox: str) -> None:
+    server.events[2]["payload"]["series"]["mbox"] = mbox
     feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
     with Store.open(tmp_path / "s.db") as store, PoliteClient() as client:
         result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))

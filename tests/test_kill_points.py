@@ -6,7 +6,6 @@ treatment in tests/test_sync_kill.py, cursors included.)"""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import signal
@@ -17,19 +16,14 @@ import time
 from pathlib import Path
 
 import pytest
+from stores import gen_mbox
 
 COMMAND = Path(sys.executable).with_name("patchperf")
 KILLS = 20
-GEN = Path(__file__).parent / "bench" / "gen_mbox.py"
 
 
 def _generate(path: Path, n: int) -> None:
-    spec = importlib.util.spec_from_file_location("gen_mbox", GEN)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    module.generate(path, n=n, seed=3)
+    gen_mbox().generate(path, n=n, seed=3)
 
 
 def _state(db: Path) -> dict[str, object]:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyze.body import quote_depth, strip_quote
+from analyze.errors import LimitExceeded
 from analyze.tables import find_table_measurements, resolve_roles, role_of
 from analyze.units import metric_of
 
@@ -356,7 +357,10 @@ def test_large_table_and_long_line():
     rows_ = [f"{i} | {i * 10} | {i * 11} | 10%" for i in range(10_000)]
     ms = find_table_measurements(["n | before | after | change", *rows_])
     assert len(ms) == 10_000
-    assert len(find_table_measurements(["n | before | after", *rows_], max_rows=100)) == 100
+    # past the limit the table's claims are not read (not read from an arbitrary cut)
+    with pytest.raises(LimitExceeded, match="table exceeds the limit of 100 lines"):
+        find_table_measurements(["n | before | after", *rows_], max_rows=100)
+    assert len(find_table_measurements(["n | before | after", *rows_[:100]], max_rows=100)) == 100
     find_table_measurements(["before | after " * 70_000, "1 | 2 " * 170_000])
     find_table_measurements(["x | before | after", "1 " + "| 2 " * 300_000])
     find_table_measurements(["  9" * 350_000])

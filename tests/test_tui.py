@@ -3,20 +3,17 @@ netdev seeds, a generated store for paging, and a sync from a lore-shaped server
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 import sqlite3
-import sys
-from pathlib import Path
 
 import pytest
 from fake_lore import Archive
 from pytest_httpserver import HTTPServer
 from rich.console import Console
 from rich.text import Text
+from stores import gen_mbox, ingest_into
 
-from corpus.bundled import bundled_threads
 from corpus.store import Store
 from reports.cli import main
 from reports.tui import make_app
@@ -31,25 +28,9 @@ def anyio_backend() -> str:
     return "asyncio"  # Textual runs on asyncio
 
 
-def _ingest(db: Path, *paths: Path) -> Path:
-    assert main(["--db", str(db), "--quiet", "ingest", *map(str, paths)]) in (0, 1)
-    return db
-
-
-@pytest.fixture(scope="module")
-def corpus_db(tmp_path_factory) -> Path:
-    db = tmp_path_factory.mktemp("tui") / "corpus.db"
-    with bundled_threads() as folder:
-        return _ingest(db, *sorted(folder.glob("*.mbox")))
-
-
 @pytest.fixture
-def store(corpus_db: Path, tmp_path: Path):
-    # a copy each: simulating writes verdicts
-    copy = tmp_path / "store.db"
-    copy.write_bytes(corpus_db.read_bytes())
-    with Store.open(copy) as opened:
-        yield opened
+def store(bundled_store):
+    return bundled_store  # a copy each: simulating writes verdicts
 
 
 def _plain(widget) -> str:
@@ -138,7 +119,7 @@ async def test_search_and_filters(store) -> None:
 
 
 async def test_simulate_keeps_the_verdict_and_the_verdict_filter_finds_it(seeds_dir, tmp_path) -> None:
-    db = _ingest(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+    db = ingest_into(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
     with Store.open(db) as store:
         app = make_app(store)
         async with app.run_test(size=SIZE) as pilot:
@@ -167,11 +148,7 @@ async def test_simulate_keeps_the_verdict_and_the_verdict_filter_finds_it(seeds_
 
 
 async def test_the_list_loads_a_page_at_a_time(tmp_path) -> None:
-    spec = importlib.util.spec_from_file_location("gen_mbox", Path(__file__).parent / "bench" / "gen_mbox.py")
-    gen = importlib.util.module_from_spec(spec)
-    sys.modules["gen_mbox"] = gen
-    spec.loader.exec_module(gen)
-    generate = gen.generate
+    generate = gen_mbox().generate
     mbox = tmp_path / "gen.mbox"
     generate(mbox, n=1200)
     db = tmp_path / "gen.db"
@@ -199,10 +176,7 @@ async def test_mail_arriving_while_the_list_is_read(tmp_path) -> None:
     """Series stored by another process (a cron sync) while the TUI pages through the list:
     pages follow the rows already read, so nothing is read twice (it crashed on a duplicate
     row key when pages were counted by position) and nothing is skipped."""
-    spec = importlib.util.spec_from_file_location("gen_mbox", Path(__file__).parent / "bench" / "gen_mbox.py")
-    gen = importlib.util.module_from_spec(spec)
-    sys.modules["gen_mbox"] = gen
-    spec.loader.exec_module(gen)
+    gen = gen_mbox()
     first, later = tmp_path / "first.mbox", tmp_path / "later.mbox"
     gen.generate(first, n=1200, seed=1)
     gen.generate(later, n=200, seed=2)  # other series, dated over the same month
@@ -229,7 +203,7 @@ async def test_a_locked_store_is_a_notice_not_a_crash(seeds_dir, tmp_path, monke
     a notice says it was not kept, and the app goes on."""
     from corpus import schema
 
-    db = _ingest(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+    db = ingest_into(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
     monkeypatch.setattr(schema, "BUSY_TIMEOUT_MS", 50)
     with Store.open(db) as store:
         app = make_app(store)
@@ -262,7 +236,7 @@ async def test_search_folds_case_beyond_ascii(tmp_path) -> None:
             "+++ b/net/core/dev.c\n@@ -1,2 +1,3 @@\n a\n+b\n c\n")
     path = tmp_path / "lodz.eml"
     path.write_bytes(mail.encode())
-    db = _ingest(tmp_path / "l.db", path)
+    db = ingest_into(tmp_path / "l.db", path)
     with Store.open(db) as store:
         assert store.series_count(search="łódź") == 1 and store.series_count(search="STRASSE") == 1
         assert len(store.find_series(author="łukasz")) == 1
@@ -328,7 +302,7 @@ async def test_hostile_mail_is_shown_as_text(tmp_path) -> None:
     diff: shown literally in the list and every tab, and nothing reaches the screen raw."""
     path = tmp_path / "hostile.eml"
     path.write_bytes(HOSTILE.encode())
-    db = _ingest(tmp_path / "h.db", path)
+    db = ingest_into(tmp_path / "h.db", path)
     with Store.open(db) as store:
         app = make_app(store)
         async with app.run_test(size=SIZE) as pilot:
@@ -366,7 +340,7 @@ async def test_a_slow_scenario_build_does_not_undo_a_simulation(seeds_dir, tmp_p
 
     from corpus import verdicts
 
-    db = _ingest(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+    db = ingest_into(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
     real = verdicts.stored_scenarios
     first = threading.Event()
 

@@ -5,36 +5,18 @@ SVGs in tests/__snapshots__/ before committing them."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from stores import ingest_into
 
-from corpus.bundled import bundled_threads
 from corpus.store import Store
-from reports.cli import main
 from reports.tui import make_app
 
 SIZE = (150, 40)
 
 
-def _ingest(db: Path, *paths: Path) -> Path:
-    assert main(["--db", str(db), "--quiet", "ingest", *map(str, paths)]) == 0
-    return db
-
-
-@pytest.fixture(scope="module")
-def corpus_db(tmp_path_factory) -> Path:
-    db = tmp_path_factory.mktemp("snap") / "corpus.db"
-    with bundled_threads() as folder:
-        return _ingest(db, *sorted(folder.glob("*.mbox")))
-
-
 @pytest.fixture
-def store(corpus_db: Path, tmp_path: Path):
-    copy = tmp_path / "store.db"
-    copy.write_bytes(corpus_db.read_bytes())
-    with Store.open(copy) as opened:
-        yield opened
+def store(bundled_store):
+    return bundled_store
 
 
 def _after(*keys: str):
@@ -74,7 +56,7 @@ def test_search_by_tree_and_name(snap_compare, store) -> None:
 
 
 def test_scenario_tab_after_simulating(snap_compare, seeds_dir, tmp_path) -> None:
-    db = _ingest(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+    db = ingest_into(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
     with Store.open(db) as store:
         assert snap_compare(make_app(store), terminal_size=SIZE,
                             run_before=_after("slash", *"act_police", "enter", "s"))

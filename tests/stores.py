@@ -1,0 +1,32 @@
+"""Stores and mail the tests build: ingesting through the real command, and the benchmark's
+netdev-like mail generator (tests/bench/gen_mbox.py) as a module."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+GEN_MBOX = Path(__file__).resolve().parent / "bench" / "gen_mbox.py"
+
+
+def ingest_into(db: Path, *paths: Path, codes: tuple[int, ...] = (0,)) -> Path:
+    """`patchperf --db DB ingest PATHS...` in-process; the store's path."""
+    from reports.cli import main
+
+    code = main(["--db", str(db), "--quiet", "ingest", *map(str, paths)])
+    assert code in codes, f"ingest exited {code}"
+    return db
+
+
+@functools.cache
+def gen_mbox() -> ModuleType:
+    """tests/bench/gen_mbox.py (a script, not a package module), loaded once."""
+    spec = importlib.util.spec_from_file_location("gen_mbox", GEN_MBOX)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
