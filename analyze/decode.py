@@ -10,6 +10,7 @@ from __future__ import annotations
 import email.parser
 import email.policy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import Message as EmailMessage
@@ -30,18 +31,17 @@ from .limits import DEFAULT_LIMITS, Limits
 from .model import Attachment
 
 MAX_PARTS = 1000  # a real mail has a handful of MIME parts; more is an attack
-# The stdlib parser recurses once per nested multipart (or message/rfc822) and builds every
-# part before any can be counted: a mail nested thousands deep would exhaust the stack, and
-# two million empty parts take 17 s and 700 MB. So both are bounded on the raw bytes first.
-MAX_MULTIPARTS = 100
-# A Content-Type header (at a line start, in any case) declaring a part that holds parts
-_CONTAINER = re.compile(rb"\ncontent-type:\s*(?:multipart/|message/rfc822)", re.IGNORECASE)
-_BOUNDARY = re.compile(rb'boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))', re.IGNORECASE)
-_BOUNDARY_REACH = 1024  # how far after its Content-Type a boundary parameter is looked for
+# The stdlib parser recurses once per nested multipart or message/*: a mail nested thousands
+# deep would exhaust the stack, so containers are counted on the raw bytes first (any
+# Content-Type line, an attached mbox's too: an overestimate, never an underestimate).
+MAX_CONTAINERS = 100
+_CONTAINER = re.compile(rb"\ncontent-type:\s*(?:multipart|message)/", re.IGNORECASE)
+# The parser keeps every line of a mail as a string (about 90 bytes each): 64 MiB of short
+# lines took 2.5 GB. A patch mail of 64 MiB has about a million lines.
+MAX_LINES = 1_000_000
 _PATCH_TYPES = ("text/x-patch", "text/x-diff", "text/x-p", "application/x-patch")
 _PATCH_NAMES = (".patch", ".diff")
 
-_parser = email.parser.BytesParser(policy=email.policy.compat32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +68,11 @@ def decode_mail(data: bytes, limits: Limits = DEFAULT_LIMITS) -> DecodedMail:
     if not data or data.isspace():  # (not .strip(): a copy of the whole message)
         raise BadInput("empty message")
     _check_header_size(data, limits.header_bytes)
-    _check_mime_structure(data)
+    _check_lines_and_containers(data)
     try:
-        msg = _parser.parsebytes(data)
-    except RecursionError:  # pragma: no cover - bounded by _check_mime_structure
-        raise LimitExceeded("MIME nesting", MAX_MULTIPARTS, "levels") from None
+        msg = _parse(data)
+    except RecursionError:  # (as deep as MAX_CONTAINERS allows, it is not reached)
+        raise LimitExceeded("MIME nesting", MAX_CONTAINERS, "levels") from None
     if not any(msg.get(h) is not None for h in ("From", "Subject", "Message-ID", "Date")):
         raise BadInput("not a mail: no From, Subject, Date or Message-ID header")
 
@@ -112,25 +112,42 @@ def _check_header_size(data: bytes, limit: int) -> None:
         raise LimitExceeded("header", limit)
 
 
-def _check_mime_structure(data: bytes) -> None:
-    """Count, on the raw bytes, the parts that hold parts and the delimiter lines of their
-    boundaries; both bound what the stdlib parser would build. An overestimate at worst
-    (a boundary that prefixes another), never an underestimate."""
+def _check_lines_and_containers(data: bytes) -> None:
+    # lines as the parser splits them: at \n, \r or \r\n
+    if max(data.count(b"\n"), data.count(b"\r")) > MAX_LINES:
+        raise LimitExceeded("message", MAX_LINES, "lines")
     head = b"\n" + data[:256]  # a Content-Type on the first line has no newline before it
-    starts = [m.end() - 1 for m in _CONTAINER.finditer(head) if m.start() == 0]
-    found = islice(_CONTAINER.finditer(data), MAX_MULTIPARTS + 1)
-    starts += [m.end() for m in found]
-    if len(starts) > MAX_MULTIPARTS:
-        raise LimitExceeded("multipart and message/rfc822 parts", MAX_MULTIPARTS, "parts")
-    boundaries = set()
-    for start in starts:
-        b = _BOUNDARY.search(data, start, start + _BOUNDARY_REACH)
-        if b is not None:
-            boundaries.add(b.group(1) or b.group(2))
-    # each part starts at a delimiter line `--boundary`; each multipart ends at one more
-    delimiters = sum(data.count(b"\n--" + b) for b in boundaries)
-    if delimiters > MAX_PARTS + len(starts):
-        raise LimitExceeded("MIME parts", MAX_PARTS, "parts")
+    first = 1 if _CONTAINER.match(head) else 0
+    if next(islice(_CONTAINER.finditer(data), MAX_CONTAINERS - first, None), None) is not None:
+        raise LimitExceeded("multipart and message/* parts", MAX_CONTAINERS, "parts")
+
+
+def _parse(data: bytes) -> EmailMessage:
+    """The stdlib parser (compat32: the fastest, and lenient with broken mail) with a part
+    factory that counts: past MAX_PARTS it stops the parse, before the rest are built,
+    whatever the boundaries look like (empty, RFC 2231, `\r` lines: the stdlib reads
+    more spellings than any pre-count on the raw bytes would)."""
+    made = -1  # the parser makes one part to try its factory
+
+    def part(*args: object, **kwargs: object) -> EmailMessage:
+        nonlocal made
+        made += 1
+        if made > MAX_PARTS:
+            raise LimitExceeded("MIME parts", MAX_PARTS, "parts")
+        return EmailMessage(*args, **kwargs)  # type: ignore[arg-type]
+
+    return email.parser.BytesParser(part, policy=email.policy.compat32).parsebytes(data)
+
+
+def _param(read: Callable[[], str | None], what: str, warnings: list[str]) -> str | None:
+    """A MIME parameter (`filename`, `charset`) as the stdlib reads it, or None when its
+    RFC 2231 spelling is broken (`name*=undefined''x`, `foo*=a; foo*0=b`): the stdlib
+    raises plain TypeError, ValueError or LookupError there."""
+    try:
+        return read()
+    except (TypeError, ValueError, LookupError):
+        warnings.append(f"an unreadable {what} parameter, ignored")
+        return None
 
 
 def _part_text(part: EmailMessage, warnings: list[str]) -> str:
@@ -139,7 +156,7 @@ def _part_text(part: EmailMessage, warnings: list[str]) -> str:
         payload = b""
     if not isinstance(payload, bytes):  # pragma: no cover - compat32 returns bytes here
         payload = str(payload).encode("utf-8", "replace")
-    declared = part.get_content_charset()
+    declared = _param(part.get_content_charset, "charset", warnings)
     if declared and known_charset(declared) is None:
         warnings.append(f"unknown charset {declared[:40]!r}, read with the utf-8/windows-1252 fallbacks")
     return decode_bytes(payload, declared)
@@ -154,17 +171,13 @@ def _collect_parts(
 ) -> None:
     """Walk the MIME tree: inline text/plain is the body, text/html alternatives are ignored,
     patches and other text attachments are kept as attachments (Patchwork 0019/0020)."""
-    count = 0
-    for part in msg.walk():
-        count += 1
-        if count > MAX_PARTS:
-            raise LimitExceeded("MIME parts", MAX_PARTS, "parts")
+    for part in msg.walk():  # (at most MAX_PARTS: `_parse` counted them)
         if part.is_multipart():
             continue
         ctype = part.get_content_type()
         # str(): compat32 hands a value with raw 8-bit bytes back as a Header object
         disposition = str(part.get("Content-Disposition") or "").split(";")[0].strip().lower()
-        raw_name = part.get_filename()
+        raw_name = _param(part.get_filename, "filename", warnings)
         filename = decode_rfc2047(raw_name) if raw_name else None
         if ctype == "text/plain" and disposition != "attachment" and not filename:
             body.append(_part_text(part, warnings))

@@ -31,7 +31,7 @@ MAX_LINE_CHARS = 1024 * 1024
 # Cheap test run on every body: most mail carries no diff at all.
 _HINTS = ("diff --git ", "--- ", "Index: ")
 
-_HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)")
+_HUNK = re.compile(r"@@ -(\d{1,18})(?:,(\d{1,18}))? \+(\d{1,18})(?:,(\d{1,18}))? @@(.*)")  # (int() refuses 4,301 digits)
 # Lines git (and CVS/svn, seen in Patchwork's fixture 0007) writes between a file's first
 # line and its first hunk.
 _GIT_HEADER_PREFIXES = (

@@ -16,15 +16,16 @@ from analyze.model import Diffstat, DiffstatFile
 # ` path | 186 +++--`; git pads the path and may shorten it to `.../tail`. The graph is
 # optional: a file with changes can have a count wider than the graph allows, and
 # `| 0` is written for a mode-only change.
-_FILE = re.compile(r"\s*(?P<path>\S(?:.*\S)?)\s+\|\s+(?P<n>\d+)(?: (?P<graph>[+-]*))?\s*")
+# (counts of at most 18 digits: int() refuses 4,301, and no diff has more than 18)
+_FILE = re.compile(r"\s*(?P<path>\S(?:.*\S)?)\s+\|\s+(?P<n>\d{1,18})(?: (?P<graph>[+-]*))?\s*")
 # ` pixel.bmp | Bin 0 -> 142 bytes` (Patchwork's fixture 0025).
 _BIN = re.compile(r"\s*(?P<path>\S(?:.*\S)?)\s+\|\s+Bin(?: \d+ -> \d+ bytes)?\s*")
 # ` 1 file changed, 106 insertions(+), 80 deletions(-)`; either count may be left out
 # when it is zero, and old git wrote `1 files changed`.
 _SUMMARY = re.compile(
-    r"\s*(?P<files>\d+) files? changed"
-    r"(?:, (?P<ins>\d+) insertions?\(\+\))?"
-    r"(?:, (?P<del>\d+) deletions?\(-\))?\s*"
+    r"\s*(?P<files>\d{1,18}) files? changed"
+    r"(?:, (?P<ins>\d{1,18}) insertions?\(\+\))?"
+    r"(?:, (?P<del>\d{1,18}) deletions?\(-\))?\s*"
 )
 _MAX_LINE = 1024
 

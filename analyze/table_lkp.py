@@ -71,16 +71,15 @@ def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> lis
     """The rows of the kernel test robot's `%change` tables, keyed by the row's name."""
     out: list[Measurement] = []
     active = False
+    rows = 0  # of the table being read
     for i, line in enumerate(lines):
-        if len(out) > max_rows:
-            raise table_too_long(max_rows)
         if len(line) > _MAX_LINE:
             active = False
             continue
         if not active and "%" not in line:
             continue  # outside a table, a header (`%stddev`) or a row alone (`+12.3%`) has one
         if _HEADER.match(line):
-            active = True
+            active, rows = True, 0
             continue
         m = _ROW.match(line)
         if m is None:
@@ -93,6 +92,10 @@ def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> lis
         if base is None or patched is None:
             continue
         name = m.group("name")
+        if active:
+            rows += 1
+            if rows > max_rows:
+                raise table_too_long(max_rows)
         out.append(Measurement(
             baseline=base, patched=patched, source="table", line=i, quote=line.rstrip(),
             unit=None, stated=_change(m), condition=(("measure", name),), context=name,

@@ -12,6 +12,7 @@ from typing import Any
 
 from analyze.claims import claims_of
 from analyze.errors import BadInput
+from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.message import parse_message
 from analyze.model import Message
 from analyze.serialize import claim_to_dict
@@ -24,9 +25,11 @@ from .library import constants_for
 from .store import Store
 
 
-def judge_stored_claim(store: Store, claim_id: str) -> tuple[Scenario, Verdict, dict[str, Any]]:
+def judge_stored_claim(store: Store, claim_id: str, limits: Limits = DEFAULT_LIMITS,
+                       ) -> tuple[Scenario, Verdict, dict[str, Any]]:
     """The claim's scenario, its verdict, and the claim's document with both filled in.
-    ModelError when there is no such claim or no scenario can be built for it."""
+    ModelError when there is no such claim or no scenario can be built for it. `limits`:
+    those the mail was analysed with (`PATCHPERF_LIMIT_*`), to read it again the same."""
     copies = store.claim_docs_by_id(claim_id)
     if not copies:
         raise ModelError(f"{claim_id}: no such claim in {store.path}")
@@ -39,10 +42,10 @@ def judge_stored_claim(store: Store, claim_id: str) -> tuple[Scenario, Verdict, 
         if raw is None:
             continue
         try:
-            messages.append(parse_message(raw, key))
+            messages.append(parse_message(raw, key, limits))
         except BadInput as exc:
             raise ModelError(f"{claim_id}: its message {key} cannot be read again: {exc}") from None
-    claims = claims_of(messages)
+    claims = claims_of(messages, limits)
     for built in build_scenarios(claims, messages):
         if claim_id in built.claim_ids:
             verdict = judge(built.scenario, constants_for(built.scenario))
@@ -55,7 +58,7 @@ def judge_stored_claim(store: Store, claim_id: str) -> tuple[Scenario, Verdict, 
                      "condition patchperf models, or its mail names no workload)")
 
 
-def stored_scenarios(store: Store, docs: list[dict[str, Any]]) -> list[Built]:
+def stored_scenarios(store: Store, docs: list[dict[str, Any]], limits: Limits = DEFAULT_LIMITS) -> list[Built]:
     """The scenarios built for these stored claims, each once, from the stored raw mail of
     the messages the claims were read in (and first written in). The mail of each message is
     read once however many of its claims are given."""
@@ -70,10 +73,10 @@ def stored_scenarios(store: Store, docs: list[dict[str, Any]]) -> list[Built]:
             if raw is None:
                 continue
             try:
-                messages.append(parse_message(raw, ref))
+                messages.append(parse_message(raw, ref, limits))
             except BadInput:
                 continue  # stored, but no longer readable: its claims keep no verdict
-        claims = claims_of(messages)
+        claims = claims_of(messages, limits)
         wanted = {d["id"] for d in shown}
         for built in build_scenarios(claims, messages):
             if wanted & set(built.claim_ids):
@@ -96,13 +99,13 @@ def judge_built(built: Built) -> tuple[Verdict | None, dict[str, tuple[str, dict
 
 def judge_stored_claims(store: Store, docs: list[dict[str, Any]],
                         runs: dict[str, tuple[Scenario, Verdict]] | None = None,
-                        ) -> dict[str, tuple[str, dict[str, Any]]]:
+                        limits: Limits = DEFAULT_LIMITS) -> dict[str, tuple[str, dict[str, Any]]]:
     """Fill in `scenario_id` and `verdict` of each claim document from the store, in place
     (`patchperf claims --verdicts`, `report --verdicts`), and return them by claim id. Each
     scenario is judged once, however many of its claims are shown. `runs`, when given,
     receives each judged scenario and its verdict by scenario id (the HTML plots)."""
     verdicts: dict[str, tuple[str, dict[str, Any]]] = {}
-    for built in stored_scenarios(store, docs):
+    for built in stored_scenarios(store, docs, limits):
         verdict, judged = judge_built(built)
         if verdict is not None and runs is not None:
             runs[built.scenario.id] = (built.scenario, verdict)

@@ -264,17 +264,25 @@ class PoliteClient:
         _write_atomic(meta, json.dumps({"url": url, "etag": etag, "last_modified": modified}).encode())
 
 
-def _check_url(url: str) -> None:
-    """FetchFailed unless `url` is an http(s) URL both urllib and httpx can read: a URL taken
-    from a response (a redirect, a link in a page or in JSON) may be anything, and each
-    library raises its own errors on a malformed one (`http://[::1`, a NUL, 70 kB)."""
+def url_problem(url: str) -> str | None:
+    """Why `url` cannot be asked for, or None for an http(s) URL both urllib and httpx can
+    read: a URL taken from a response (a redirect, a link in a page or in JSON) may be
+    anything, and each library raises its own errors on a malformed one (`http://[::1`, a
+    NUL, 70 kB)."""
     try:
         parts = urlsplit(url)
         httpx.URL(url)
     except (ValueError, httpx.InvalidURL) as exc:
-        raise FetchFailed(f"{url[:200]}: not a usable URL ({exc})") from None
+        return f"not a usable URL ({exc})"
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise FetchFailed(f"{url[:200]}: not an http(s) URL")
+        return "not an http(s) URL"
+    return None
+
+
+def _check_url(url: str) -> None:
+    problem = url_problem(url)
+    if problem is not None:
+        raise FetchFailed(f"{url[:200]}: {problem}")
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -285,13 +293,13 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 def _retry_after_seconds(value: str) -> float | None:
     value = value.strip()
-    if value.isdigit():
-        return float(value)
+    if value.isascii() and value.isdigit():  # (str.isdigit() is true for `²` too)
+        return float(value)  # (inf for 5,000 digits: the caller caps it)
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+        return when.timestamp() - time.time()
+    except (TypeError, ValueError, OverflowError):
         return None
-    return when.timestamp() - time.time()
 
 
 def _check_bot_wall(url: str, headers: Mapping[str, str], body: bytes) -> None:

@@ -92,7 +92,8 @@ class Lore:
         that very second are new unless `read_at` (the ids already read at `after`) has them."""
         url = f"{self.base}/{self.inbox}/new.atom"
         if after is not None:
-            url += "?t=" + (after - timedelta(seconds=1)).astimezone(UTC).strftime("%Y%m%d%H%M%S") + "-"
+            start = max(after, _EARLIEST + timedelta(seconds=1))  # (a cursor stored before the check)
+            url += "?t=" + (start - timedelta(seconds=1)).astimezone(UTC).strftime("%Y%m%d%H%M%S") + "-"
         entries = parse_atom(self.client.get(url, conditional=after is None).body, url, self.inbox)
         seen: set[str] = set()
         fresh = []
@@ -105,6 +106,12 @@ class Lore:
             seen.add(entry.message_id)
             fresh.append(entry)
         return fresh
+
+
+# Times an archive can have received a message at: after the list began, and not later
+# than a day past this machine's clock.
+_EARLIEST = datetime(1990, 1, 1, tzinfo=UTC)
+_CLOCK_SKEW = timedelta(days=1)
 
 
 def parse_atom(body: bytes, origin: str, inbox: str = "") -> list[AtomEntry]:
@@ -125,9 +132,13 @@ def parse_atom(body: bytes, origin: str, inbox: str = "") -> list[AtomEntry]:
             received = datetime.fromisoformat(updated.replace("Z", "+00:00"))
             if received.tzinfo is None:
                 received = received.replace(tzinfo=UTC)  # public-inbox writes UTC
-            received.astimezone(UTC)
+            received = received.astimezone(UTC)
         except (ValueError, OverflowError):
             continue  # an entry without a usable time cannot be placed: skipped
+        if not _EARLIEST <= received <= datetime.now(UTC) + _CLOCK_SKEW:
+            # the feed's time becomes the cursor: year 1 made the next query overflow, and
+            # year 9999 would have skipped every later message, silently
+            continue
         if mid:
             out.append(AtomEntry(mid, received, entry.findtext(f"{_ATOM}title") or ""))
     return out

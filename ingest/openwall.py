@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from typing import Any
 from urllib.parse import urljoin
 
-from analyze.errors import BadInput
+from analyze.errors import BadInput, LimitExceeded
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
 
@@ -77,8 +77,18 @@ class Openwall:
                  f"--{boundary}".encode(),
                  b"Content-Type: text/plain; charset=utf-8", b"Content-Transfer-Encoding: 8bit", b"",
                  body]
+        size = len(text)
         for name, link in links:
-            data = self.client.get(link, max_body=self.limits.message_bytes).body
+            # the message being rebuilt is bounded like any: each attachment may take only
+            # what the ones before it left (base64 writes 4 bytes for 3)
+            room = (self.limits.message_bytes - size) * 3 // 4
+            try:
+                if room <= 0:
+                    raise LimitExceeded("message", self.limits.message_bytes)
+                data = self.client.get(link, max_body=room).body
+            except LimitExceeded:
+                raise LimitExceeded("message with its attachments", self.limits.message_bytes) from None
+            size += len(data) * 4 // 3 + 200
             safe = re.sub(r"[^\w.+-]", "_", name)[:100].lstrip(".") or "attachment"  # never a path
             encoded = base64.encodebytes(data)
             parts += [f"--{boundary}".encode(), b"Content-Type: application/octet-stream",

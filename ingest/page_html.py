@@ -11,16 +11,23 @@ import warnings
 
 from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, XMLParsedAsHTMLWarning
 
-from analyze.errors import BadInput
+from analyze.errors import BadInput, LimitExceeded
 
 from .page_text import PageMail, lore_from_lines, openwall_from_lines, page_lines
 
 _ATTACHMENT_LINK = re.compile(r'(?:View|Download) attachment "([^"]*)"')
 
 
+# BeautifulSoup keeps an object of about 500 bytes per tag: 15 MiB of empty `<b>` took 1 GB
+# and 25 s. A lore page of a 1 MB patch has about 50,000 tags.
+MAX_TAGS = 500_000
+
+
 def html_soup(data: bytes) -> BeautifulSoup:
     """A page parsed by lxml under BeautifulSoup. Lore pages are ASCII with &#NNNN;
     entities, openwall pages UTF-8 (SOURCES.md)."""
+    if data.count(b"<") > MAX_TAGS:
+        raise LimitExceeded("page", MAX_TAGS, "tags")
     # A page is whatever a server (or a saved file) holds: an Atom feed saved as .html, or a
     # body that looks like a file name, is read as HTML all the same, and bs4's advice about
     # it would be a page of text on the user's terminal.

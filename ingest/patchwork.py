@@ -21,7 +21,7 @@ from analyze.errors import BadInput
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
 
-from .http import PoliteClient
+from .http import PoliteClient, url_problem
 from .mboxrd import iter_mboxrd
 from .raw import RawMail
 
@@ -73,12 +73,12 @@ class Patchwork:
 
 
     def _on_host(self, url: str) -> bool:
-        """An http(s) URL on Patchwork's own host; a malformed one (`http://[::1`) is not."""
-        try:
-            return url.startswith(("http://", "https://")) and \
-                urlsplit(url).netloc == urlsplit(self.base).netloc
-        except ValueError:
+        """A usable URL on Patchwork's own host and scheme (an https API's links are not
+        followed over http); a malformed one (`http://[::1`, a NUL) is not."""
+        if url_problem(url) is not None:
             return False
+        here, there = urlsplit(self.base), urlsplit(url)
+        return (here.scheme, here.netloc) == (there.scheme, there.netloc)
 
 
 def parse_events(body: bytes, url: str) -> list[Event]:
@@ -93,8 +93,13 @@ def parse_events(body: bytes, url: str) -> list[Event]:
     return [event for item in items if (event := _event(item)) is not None]
 
 
+def _row_id(value: Any) -> int | None:
+    """An id as SQLite can keep it (a JSON integer may be any size: 2**63 overflowed)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63 else None
+
+
 def _event(item: Any) -> Event | None:
-    if not isinstance(item, dict) or not isinstance(item.get("id"), int):
+    if not isinstance(item, dict) or _row_id(item.get("id")) is None:
         return None
     found = item.get("payload")
     payload: dict[str, Any] = found if isinstance(found, dict) else {}
@@ -113,8 +118,8 @@ def _event(item: Any) -> Event | None:
     return Event(
         item["id"], str(item.get("category", "")), str(item.get("date", "")), mbox,
         msgid.strip().strip("<>")[:998] if msgid else None,
-        patch.get("id") if isinstance(patch.get("id"), int) else None,
-        series.get("id") if isinstance(series.get("id"), int) else None,
+        _row_id(patch.get("id")),
+        _row_id(series.get("id")),
         {k: str(check.get(k, ""))[:500] for k in ("state", "context", "target_url")} if check else None,
     )
 

@@ -249,7 +249,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
                 from corpus.verdicts import judge_stored_claims
 
                 every = store.claim_docs()
-                judge_stored_claims(store, every)
+                judge_stored_claims(store, every, limits=limits)
                 kept = store.save_verdicts(every)
         _warn(refreshed.warnings)
         code = _report_problems(refreshed.problems, refreshed.analyzed)
@@ -317,7 +317,7 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
         if verdict_filter or (fmt == "html" if verdicts is None else verdicts):
             from corpus.verdicts import judge_stored_claims
 
-            judge_stored_claims(store, doc["claims"], runs)
+            judge_stored_claims(store, doc["claims"], runs, limits_from_env())
     view = build_view(doc)
     if verdict_filter:
         view = keep_verdict(view, verdict_filter)
@@ -351,7 +351,7 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
         if verdicts or fmt == "html":
             from corpus.verdicts import judge_stored_claims
 
-            judge_stored_claims(store, found, runs)
+            judge_stored_claims(store, found, runs, limits_from_env())
     _emit({"messages": [], "series": [], "claims": found}, fmt, output, runs=runs,
           title="patchperf claims")
 
@@ -403,6 +403,7 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
                     # what arrived, and what an interrupted run stored but did not analyse
                     refreshed = analyze_rows(store, None, limits)
                     _warn(refreshed.problems)
+                    _warn(refreshed.warnings)
                 line = result.summary(client.stats.requests - before[0],
                                       client.stats.cached - before[1])
                 if result.error:
@@ -440,7 +441,7 @@ def simulate(ctx: click.Context, ref: str, fmt: str) -> None:
         from corpus.verdicts import judge_stored_claim
 
         with _open_store(ctx, readonly=True) as store:
-            scenario, verdict, claim = judge_stored_claim(store, ref)
+            scenario, verdict, claim = judge_stored_claim(store, ref, limits_from_env())
         doc = simulation_document(scenario, verdict)
         doc["claims"] = [claim]
     if fmt == "json":
@@ -465,7 +466,7 @@ def _scenario_of(ctx: click.Context, ref: str) -> Any:
     from corpus.verdicts import judge_stored_claim
 
     with _open_store(ctx, readonly=True) as store:
-        return judge_stored_claim(store, ref)[0]
+        return judge_stored_claim(store, ref, limits_from_env())[0]
 
 
 @scenario.command("show")
@@ -573,7 +574,7 @@ def demo(ctx: click.Context, fmt: str, demo_dir: str) -> None:
         doc = select_document(store)
         # the simulator judges every claim series; the verdicts are kept, so `patchperf tui`
         # on the demo store can filter by them
-        judged = judge_stored_claims(store, doc["claims"], runs)
+        judged = judge_stored_claims(store, doc["claims"], runs, limits_from_env())
         store.save_verdicts(doc["claims"])
     code = _report_problems(result.problems + list(refreshed.problems), refreshed.analyzed)
     html = Path(demo_dir) / "report.html"

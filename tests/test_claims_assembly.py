@@ -226,3 +226,15 @@ def test_a_table_past_the_limit_is_named_and_its_claims_not_read(body):
         extract_claims(message, Limits(table_lines=29))
     claims, warning = claims_or_warning(message, Limits(table_lines=29))
     assert claims == () and warning == "table exceeds the limit of 29 lines; its claims are not read"
+
+
+def test_the_limit_is_per_table():
+    """Two robot tables of 20 rows under a limit of 30: each is within it (rows were counted
+    across the block, found in review); 31 rows that end the block are past it."""
+    table = _LKP.split("\n")
+    head, rows = table[:3], table[3:-1]
+    body = "\n".join(head + rows[:20]) + "\n\nand\n\n" + "\n".join(head + rows[10:30]) + "\n"
+    assert extract_claims(parse_message(_mail(body)), Limits(table_lines=20))
+    ending = "\n".join(head + rows[:30])  # the block's last line is the table's last row
+    with pytest.raises(LimitExceeded, match="table exceeds the limit of 29 lines"):
+        extract_claims(parse_message(_mail(ending)), Limits(table_lines=29))

@@ -100,6 +100,16 @@ def test_429_with_retry_after_then_200(httpserver: HTTPServer, client) -> None:
     assert isinstance(item, RawMail) and client.slept == [7.0]
 
 
+@pytest.mark.parametrize("value", ["1\u00b2", "\u0663", "9" * 5000, "Fri, 31 Dec 9999 23:59:59 GMT",
+                                   "Mon, 01 Jan 0001 00:00:00 GMT", "soon", ""])
+def test_any_retry_after_is_a_wait_or_none(value: str) -> None:
+    """A server's Retry-After may be anything (`1²` passed str.isdigit, then float() raised)."""
+    from ingest.http import _retry_after_seconds
+
+    wait = _retry_after_seconds(value)
+    assert wait is None or isinstance(wait, float)
+
+
 def test_500s_back_off_then_give_up(httpserver: HTTPServer, client) -> None:
     httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data("oops", status=500)
     with pytest.raises(FetchFailed, match="HTTP 500 after 4 attempts"):
@@ -226,6 +236,22 @@ def test_atom_dates_without_a_zone_are_utc() -> None:
     assert entry.message_id == "a@b" and entry.received.tzinfo is not None
 
 
+def test_atom_times_outside_what_an_archive_can_hold_are_skipped() -> None:
+    """The feed's time becomes the sync cursor: year 1 made the next query overflow, and a
+    time in year 9999 would have hidden every later message (found in review)."""
+    from ingest.lore import parse_atom
+
+    def feed(*times: str) -> bytes:
+        return ('<feed xmlns="http://www.w3.org/2005/Atom">' + "".join(
+            f'<entry><title>t</title><updated>{t}</updated><link href="http://h/netdev/m{i}@x/"/></entry>'
+            for i, t in enumerate(times)) + "</feed>").encode()
+
+    entries = parse_atom(feed("0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2024-09-02T10:00:00Z",
+                              (datetime.now(UTC) + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%SZ")),
+                         "feed", "netdev")
+    assert [e.message_id for e in entries] == ["m2@x"]
+
+
 def test_ingest_what_a_search_finds(cli, httpserver: HTTPServer, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("PATCHPERF_LORE_URL", httpserver.url_for("/").rstrip("/"))
     found = gzip.compress(mboxrd(mail(1), mail(2)))
@@ -271,11 +297,14 @@ def raw_server(answer: Callable[[socket.socket], None]) -> Iterator[str]:
             with conn:
                 answer(conn)
 
-    threading.Thread(target=serve, daemon=True).start()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
     try:
         yield f"http://127.0.0.1:{server.getsockname()[1]}/"
     finally:
+        server.shutdown(socket.SHUT_RDWR)  # (close() alone leaves accept() waiting)
         server.close()
+        thread.join(timeout=5)
 
 
 def test_a_connection_reset_is_retried_then_reported(client) -> None:

@@ -103,6 +103,23 @@ def test_days_messages_and_attachments(site: Site, httpserver: HTTPServer, tmp_p
     assert again.error is None
 
 
+def test_attachments_count_against_the_message_limit(site: Site, httpserver: HTTPServer,
+                                                    tmp_path: Path) -> None:
+    """The message rebuilt from a page and its attachments is bounded like a mail: 20
+    attachments of 64 MiB each were fetched and joined before any check (found in review)."""
+    from analyze.errors import LimitExceeded
+    from ingest.openwall import Openwall
+
+    base = httpserver.url_for("/").rstrip("/")
+    with PoliteClient() as client:
+        page_only = len(Openwall(client, base, "netdev", Limits()).message(date(2024, 4, 19), 1).data)
+        tight = Openwall(client, base, "netdev", Limits(message_bytes=page_only))  # no room left
+        with pytest.raises(LimitExceeded, match=f"with its attachments exceeds the limit of {page_only:,}"):
+            tight.message(date(2024, 4, 19), 2)  # its page and a 19-byte attachment
+        roomy = Openwall(client, base, "netdev", Limits(message_bytes=page_only + 1_000))
+        assert b"perf.txt" in roomy.message(date(2024, 4, 19), 2).data
+
+
 def test_a_day_that_grows_is_read_again(site: Site, httpserver: HTTPServer, tmp_path: Path) -> None:
     feed = parse_feed("openwall:netdev", {"PATCHPERF_OPENWALL_URL": httpserver.url_for("/")})
     db = tmp_path / "s.db"

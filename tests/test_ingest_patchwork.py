@@ -103,9 +103,11 @@ def test_link_header() -> None:
 
 
 @pytest.mark.parametrize("mbox", ["http://169.254.169.254/latest/meta-data/", "http://[::1/x",
-                                  "file:///etc/passwd"])
+                                  "file:///etc/passwd", "{base}/series/\x00/mbox/", "https:{rest}"])
 def test_links_off_the_site_are_not_followed(server: Server, tmp_path: Path, mbox: str) -> None:
-    server.events[2]["payload"]["series"]["mbox"] = mbox
+    # (the last: Patchwork's own host, but not its scheme)
+    rest = server.base.removeprefix("http:") + "/series/7/mbox/"
+    server.events[2]["payload"]["series"]["mbox"] = mbox.format(base=server.base, rest=rest)
     feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
     with Store.open(tmp_path / "s.db") as store, PoliteClient() as client:
         result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
@@ -113,3 +115,15 @@ def test_links_off_the_site_are_not_followed(server: Server, tmp_path: Path, mbo
     assert result.error is None and result.checks == 1
     assert any("not followed" in p.reason for p in result.problems)
     assert len(result.new_rows) == 2  # the patch's mbox, and the series' from event 4
+
+
+def test_ids_past_what_sqlite_holds_are_not_ids(server: Server, tmp_path: Path) -> None:
+    """A JSON integer may be any size: a patch id of 2**63 made every sync overflow SQLite's
+    INTEGER, on every run (found in review). Such an id is no id; the event goes on."""
+    server.events[0]["payload"]["patch"]["id"] = 2**63
+    server.events[2]["payload"]["series"]["id"] = 10**30
+    server.events.append({**server.events[-1], "id": 2**64})  # no event at all
+    feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
+    with Store.open(tmp_path / "s.db") as store, PoliteClient() as client:
+        result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
+    assert result.error is None and len(result.new_rows) == 2 and not result.problems

@@ -339,7 +339,7 @@ def test_more_bad_scenarios(edit: tuple[str, str], words: str | None) -> None:
 
 def test_deeply_nested_toml_is_one_error() -> None:
     with pytest.raises(ModelError, match="nested too deep"):
-        parse_scenario("x = " + "[" * 5000 + "]" * 5000, "deep.toml")
+        parse_scenario("x = " + "[\n" * 5000 + "]\n" * 5000, "deep.toml")  # (one line would be too long)
 
 
 def test_the_line_transfer_cost_matters_to_seed_001() -> None:
@@ -376,3 +376,17 @@ def test_built_scenarios_keep_control_characters_out() -> None:
     from analyze.sim.build import _CONTROL
 
     assert _CONTROL.sub("?", "tc qdisc \x1b]0;owned\x07 add") == "tc qdisc ?]0;owned? add"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("id = " + "9" * 4400, "line 1 is over the limit of 4,096 characters"),
+    ("a" + ".a" * 20_000 + " = 1", "line 1 is over the limit"),  # 40 kB of dotted key: 1.6 GB
+    ("\n".join("a" + ".a" * 1_900 + f".b{i} = 1" for i in range(2)), "line 1: a key of more than 16"),
+    ("[" + ".".join(["t"] * 40) + "]\nx = 1", "line 1: a key of more than 16 dotted parts"),
+    ("title = 'x'\n" + "k" + ".k" * 20 + " = 1", "line 2: a key of more than 16 dotted parts"),
+], ids=["big integer", "long dotted key", "many dotted keys", "dotted table", "second line"])
+def test_a_scenario_tomllib_would_choke_on_is_refused_first(text: str, said: str) -> None:
+    """tomllib's cost grows with the square of a dotted key's parts, and an integer of 4,301
+    digits makes it raise a plain ValueError (found in review)."""
+    with pytest.raises(ModelError, match=said):
+        parse_scenario(text, "hostile.toml")

@@ -107,3 +107,16 @@ def test_one_sync_at_a_time(cli, archive: Archive, tmp_path: Path) -> None:
 def test_a_bad_feed_is_a_usage_error(cli, tmp_path: Path, feed: str) -> None:
     result = cli("sync", feed, "--db", tmp_path / "s.db")
     assert result.code == 2 and "not a feed" in result.err
+
+
+def test_a_table_past_the_limit_is_a_warning_in_sync(cli, archive: Archive, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table limit's warning reaches sync's output, as ingest's and analyze's (it was
+    dropped, found in review)."""
+    monkeypatch.setenv("PATCHPERF_LIMIT_TABLE_LINES", "2")
+    archive.add("tab@x", 1, body="size | before | after\n1 | 1 Mpps | 2 Mpps\n2 | 2 Mpps | 3 Mpps\n"
+                                 "3 | 3 Mpps | 4 Mpps\n")
+    result = cli("sync", "lore:netdev", "--db", tmp_path / "s.db")
+    assert result.code == 0 and "1 new" in result.out
+    lines = [line for line in result.err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "table exceeds the limit of 2 lines; its claims are not read" in lines[0]

@@ -344,11 +344,11 @@ async def test_a_slow_scenario_build_does_not_undo_a_simulation(seeds_dir, tmp_p
     real = verdicts.stored_scenarios
     first = threading.Event()
 
-    def slow_once(store, claims):
+    def slow_once(*args):
         if not first.is_set():
             first.set()
             clock.sleep(1.5)  # the tab's build: slower than the simulation
-        return real(store, claims)
+        return real(*args)
 
     monkeypatch.setattr(verdicts, "stored_scenarios", slow_once)
     with Store.open(db) as store:

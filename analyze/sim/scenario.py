@@ -20,6 +20,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from .errors import ModelError
 
 MAX_FILE = 1 << 20  # a scenario is a page of TOML; a megabyte is not one
+MAX_LINE = 4096  # the longest line of one: a shell command
+MAX_KEY_DOTS = 16  # `datapath.cost_ns` has one
 
 # Control characters, C1 included, and bidi overrides: text in a scenario reaches terminals
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -153,12 +155,23 @@ class Scenario(_Strict):
 
 def parse_scenario(text: str, origin: str = "<scenario>") -> Scenario:
     """A Scenario from TOML text; ModelError naming `origin` and each bad field otherwise."""
+    if len(text) > MAX_FILE:
+        raise ModelError(f"{origin}: larger than {MAX_FILE:,} characters: not a scenario")
+    # tomllib's time grows with the square of a dotted key's parts (`a.a.a...`): 40 kB of
+    # key took 4.7 s and 1.6 GB, and 200 keys of 2,000 parts 6 s
+    for n, line in enumerate(text.splitlines(), 1):
+        if len(line) > MAX_LINE:
+            raise ModelError(f"{origin}: line {n} is over the limit of {MAX_LINE:,} characters")
+        if line.partition("=")[0].count(".") > MAX_KEY_DOTS:
+            raise ModelError(f"{origin}: line {n}: a key of more than {MAX_KEY_DOTS} dotted parts")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ModelError(f"{origin}: not TOML: {exc}") from None
     except RecursionError:
         raise ModelError(f"{origin}: not TOML: nested too deep") from None
+    except ValueError as exc:  # an integer of 4,301 digits and more: int() refuses it
+        raise ModelError(f"{origin}: not TOML: {str(exc)[:120]}") from None
     try:
         return Scenario.model_validate(data)
     except ValidationError as exc:

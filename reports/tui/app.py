@@ -248,9 +248,11 @@ class PatchperfApp(App[None]):
         its own."""
         from corpus import verdicts
 
+        from ..config import limits_from_env
+
         try:
             with Store.open(self.store.path, readonly=True) as store:
-                built = verdicts.stored_scenarios(store, claims)
+                built = verdicts.stored_scenarios(store, claims, limits_from_env())
         except PatchperfError as exc:
             self.call_from_thread(self._failed, f"cannot build the scenario: {exc}")
             return
@@ -318,11 +320,13 @@ class PatchperfApp(App[None]):
         keep the verdicts in the store, then show them."""
         from corpus.verdicts import judge_built, stored_scenarios
 
+        from ..config import limits_from_env
+
         judged: dict[str, tuple[str, dict[str, Any]]] = {}
         runs: dict[str, Any] = {}
         try:
             with Store.open(self.store.path, readonly=True) as store:
-                built = stored_scenarios(store, claims)
+                built = stored_scenarios(store, claims, limits_from_env())
         except PatchperfError as exc:
             self.call_from_thread(self._failed, f"cannot simulate: {exc}")
             return
@@ -393,8 +397,10 @@ class PatchperfApp(App[None]):
                     feed = parse_feed(spec, self.environ)
                     result = sync_one(store, feed, client, limits,
                                       progress=lambda n: self.call_from_thread(self._synced, n))
-                    analyze_rows(store, None, limits)
+                    refreshed = analyze_rows(store, None, limits)
+                    odd = len(result.problems) + len(refreshed.problems) + len(refreshed.warnings)
                     lines.append(f"{feed.key}: {len(result.new_rows)} new"
+                                 + (f", {odd} not read whole (`patchperf sync` names them)" if odd else "")
                                  + (f" (stopped: {result.error})" if result.error else ""))
                     self.call_from_thread(self._refresh_after_sync)
         except SyncLocked as exc:
