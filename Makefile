@@ -53,7 +53,7 @@ bench: $(COMPILED)
 # scenarios; a crash is written to .demo/fuzz/crash-* (add it to tests/data/fuzz/).
 FUZZ_RUNS ?= 50000
 fuzz: $(COMPILED)
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py \
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -p no:cacheprovider --timeout=0 tests/test_fuzz.py \
 		--hypothesis-show-statistics
 	$(BIN)/python -m pip install --quiet -e '.[dev,fuzz]'
 	rm -rf .demo/fuzz && mkdir -p .demo/fuzz/mail .demo/fuzz/pages .demo/fuzz/toml .demo/fuzz/atom \
