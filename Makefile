@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint pytest eval bench fuzz tui-smoke html-check clean
+.PHONY: demo test lint pytest eval bench bench-scale fuzz tui-smoke html-check clean
 
 # (Re)install when the venv is missing or pyproject.toml changed since the last install.
 $(STAMP): pyproject.toml
@@ -45,6 +45,11 @@ eval: $(COMPILED)
 
 bench: $(COMPILED)
 	$(BIN)/python tests/bench/run_bench.py
+
+# Issue 8's scale figures (not in CI): `analyze --all` on 100,000 messages with --jobs 1 and
+# --jobs 2 side by side, and whether both stores hold the same results.
+bench-scale: $(COMPILED)
+	$(BIN)/python tests/bench/scale.py
 
 # The long fuzz run of every reader of outside input (tests/test_fuzz.py; SECURITY.md quotes
 # its figures); `make test` runs the same harness with the quick `ci` profile.

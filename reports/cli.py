@@ -186,10 +186,12 @@ def cli() -> None:
 @click.option("--no-claims", is_flag=True, help="Analyze without reading claims (`analyze --all` reads them later).")
 @click.option("--query", default=None, metavar="Q", help="With a lore:LIST source: store what the list's search finds (e.g. 's:act_police').")
 @click.option("--threads", "whole_threads", is_flag=True, help="With --query: the whole threads of what is found.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Analyse in N worker processes (one per core for a backfill).")
 @global_options
 @click.pass_context
 def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_claims: bool,
-           query: str | None, whole_threads: bool) -> None:
+           query: str | None, whole_threads: bool, jobs: int) -> None:
     """Store new messages from files, folders or lore URLs, then analyze them."""
     from corpus.refresh import analyze_rows
     from ingest.run import ingest_paths, search_lore, store_mails
@@ -213,7 +215,8 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_cl
             with _progress(ctx, "analyzing") as tick:
                 # Not only this run's new rows: also any stored earlier and never analyzed
                 # (an interrupted run, `--no-analyze`, or an older analyzer).
-                refreshed = analyze_rows(store, None, limits, progress=tick, claims=not no_claims)
+                refreshed = analyze_rows(store, None, limits, progress=tick, claims=not no_claims,
+                                         jobs=jobs)
             problems += refreshed.problems
             usable -= len(refreshed.problems)  # stored, but not a mail analysis can read
             _warn(refreshed.warnings)
@@ -229,10 +232,12 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_cl
 @click.option("--all", "all_", is_flag=True, help="Re-analyze everything stored.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--verdicts", is_flag=True, help="Build and judge each claim series' scenario (5-300 ms a series); with --all, keep the verdicts in the store.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Analyse in N worker processes (one per core for a backfill).")
 @global_options
 @click.pass_context
 def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
-            verdicts: bool) -> None:
+            verdicts: bool, jobs: int) -> None:
     """Analyze files in memory (the store is not touched), or everything stored (--all)."""
     if all_ == bool(paths):
         raise click.UsageError("give PATH... or --all (not both)")
@@ -242,7 +247,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
         from corpus.refresh import analyze_rows
 
         with _open_store(ctx) as store, _progress(ctx, "analyzing") as tick:
-            refreshed = analyze_rows(store, limits=limits, everything=True, progress=tick)
+            refreshed = analyze_rows(store, limits=limits, everything=True, progress=tick, jobs=jobs)
             kept = 0
             if verdicts:
                 # every claim series judged, the verdicts kept (the TUI's `v` filter)
@@ -363,10 +368,12 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
 @click.option("--no-analyze", is_flag=True, help="Store only; `analyze` reads the mail later.")
 @click.option("--git", "git_path", type=click.Path(file_okay=False, exists=True), default=None,
               help="Read the list's public-inbox git epochs cloned here (a backfill) instead of HTTP.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Analyse in N worker processes (one per core for a backfill).")
 @global_options
 @click.pass_context
 def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bool,
-         no_analyze: bool, git_path: str | None) -> None:
+         no_analyze: bool, git_path: str | None, jobs: int) -> None:
     """The cron job: each feed's new mail into the store, from its cursor (FEED: lore:LIST,
     on $PATCHPERF_LORE_URL, default https://lore.kernel.org)."""
     from corpus.refresh import analyze_rows
@@ -401,7 +408,7 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
                 _warn(result.problems)
                 if not no_analyze:
                     # what arrived, and what an interrupted run stored but did not analyse
-                    refreshed = analyze_rows(store, None, limits)
+                    refreshed = analyze_rows(store, None, limits, jobs=jobs)
                     _warn(refreshed.problems)
                     _warn(refreshed.warnings)
                 line = result.summary(client.stats.requests - before[0],
