@@ -829,9 +829,7 @@ def encode_doc(doc: Mapping[str, Any]) -> str:
 
 
 def _json(doc: Mapping[str, Any] | str) -> str:
-    if isinstance(doc, str):
-        return doc
-    return _SORTED(doc)
+    return doc if isinstance(doc, str) else encode_doc(doc)
 
 
 def _after_clause(columns: Sequence[str], values: Sequence[Any]) -> tuple[str, list[Any]]:

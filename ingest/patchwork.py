@@ -71,7 +71,6 @@ class Patchwork:
         body = self.client.get(url, conditional=False).body
         return list(iter_mboxrd(io.BytesIO(body), url, self.limits))
 
-
     def _on_host(self, url: str) -> bool:
         """A usable URL on Patchwork's own host and scheme (an https API's links are not
         followed over http); a malformed one (`http://[::1`, a NUL) is not."""

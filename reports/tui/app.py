@@ -30,6 +30,7 @@ from analyze.errors import PatchperfError
 from corpus.browse import SeriesDetail, series_detail
 from corpus.store import Store
 
+from ..config import limits_from_env
 from ..document import VERDICT_STATUSES
 from ..safe import inert, one_line
 from ..view import claim_order
@@ -248,8 +249,6 @@ class PatchperfApp(App[None]):
         its own."""
         from corpus import verdicts
 
-        from ..config import limits_from_env
-
         try:
             with Store.open(self.store.path, readonly=True) as store:
                 built = verdicts.stored_scenarios(store, claims, limits_from_env())
@@ -320,8 +319,6 @@ class PatchperfApp(App[None]):
         keep the verdicts in the store, then show them."""
         from corpus.verdicts import judge_built, stored_scenarios
 
-        from ..config import limits_from_env
-
         judged: dict[str, tuple[str, dict[str, Any]]] = {}
         runs: dict[str, Any] = {}
         try:
@@ -385,8 +382,6 @@ class PatchperfApp(App[None]):
         from corpus.refresh import analyze_rows
         from ingest.http import PoliteClient
         from ingest.sync import SyncLocked, parse_feed, sync_lock, sync_one
-
-        from ..config import limits_from_env
 
         limits = limits_from_env()
         lines = []
