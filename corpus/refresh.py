@@ -21,7 +21,12 @@ from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.message import parse_message
 from analyze.model import Message, Problem
 from analyze.pipeline import ANALYZER_VERSION
-from analyze.serialize import claim_to_dict, message_from_dict, message_to_dict, series_to_dict
+from analyze.serialize import (
+    claim_to_dict,
+    message_for_series,
+    message_to_dict,
+    series_to_dict,
+)
 from analyze.series import assemble_series
 
 from .records import StoredRaw
@@ -169,8 +174,10 @@ def _flush(store: Store, pending: list[AnalysisRecord],
 
 
 def stored_messages(store: Store) -> list[Message]:
-    """Every analysed message, rebuilt from its stored document."""
-    return [message_from_dict(doc) for doc in store.iter_message_docs()]
+    """Every analysed message, as much of it as series assembly reads: a million of them
+    are held at once (`message_for_series`; the strings they share are shared once)."""
+    shared: dict[Any, Any] = {}
+    return [message_for_series(doc, shared) for doc in store.iter_message_docs()]
 
 
 def rebuild_series(store: Store) -> int:
@@ -179,3 +186,4 @@ def rebuild_series(store: Store) -> int:
         (SeriesRecord.from_series(s, doc=series_to_dict(s)) for s in series), replace_all=True
     )
     return len(series)
+
