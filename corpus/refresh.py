@@ -54,12 +54,14 @@ def analyze_rows(
     everything: bool = False,
     claims: bool = True,
     jobs: int = 1,
+    scheduler: str | None = None,
 ) -> RefreshResult:
     """Analyze the given stored rows (default: those not analyzed by this version; with
     `everything`, all), then rebuild every series. A mail that cannot be understood stays
     stored and is reported. `claims=False` skips claim extraction (a quick backfill;
     `analyze --all` reads them later). `jobs` > 1 analyses in that many worker processes
-    while this one reads and writes; the results are the same, written in the same order."""
+    while this one reads and writes; the results are the same, written in the same order.
+    `scheduler` (a Dask scheduler's address) analyses on that cluster's workers instead."""
     todo: Iterable[int] | None
     if everything:
         todo = None  # iter_raw(None) streams every stored message
@@ -71,7 +73,8 @@ def analyze_rows(
     pending: list[AnalysisRecord] = []
     pending_claims: list[tuple[int, list[dict[str, Any]]]] = []
     chunks = _chunks(store.iter_raw(todo), STAGE_CHUNK)
-    with store.batch(), fewer_collections(), in_order(analyse_chunk, jobs) as run:
+    # the workers first: a cluster may take seconds to answer, the store's lock waits for none
+    with in_order(analyse_chunk, jobs, scheduler) as run, store.batch(), fewer_collections():
         for results in run(chunks, limits, claims):
             for one in results:
                 warnings += [Problem(one.origin, w) for w in one.warnings]

@@ -17,6 +17,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from .cluster import on_cluster
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -26,13 +28,18 @@ Runner = Callable[..., Iterator[R]]
 
 
 @contextmanager
-def in_order(work: Callable[..., R], jobs: int) -> Iterator[Runner[R]]:
+def in_order(work: Callable[..., R], jobs: int, scheduler: str | None = None) -> Iterator[Runner[R]]:
     """A runner `run(items, *args)` yielding `work(item, *args)` for each item, in the
-    items' order: in this process when `jobs` is 1, else in `jobs` worker processes.
+    items' order: in this process when `jobs` is 1, else in `jobs` worker processes, or on
+    the workers of the Dask cluster whose scheduler is at `scheduler` (corpus/cluster.py).
 
     Workers are spawned (not forked: nothing of this process, its store connection least
     of all, is shared with them) and ignore Ctrl-C, which this process handles: on any
     error or interrupt the work not yet started is cancelled and the workers stopped."""
+    if scheduler is not None:
+        with on_cluster(work, scheduler) as run_there:
+            yield run_there
+        return
     if jobs <= 1:
         yield lambda items, *args: (work(item, *args) for item in items)
         return

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+from click.core import ParameterSource
 
 from analyze.errors import PatchperfError, StoreError, UsageError
 from analyze.model import Problem
@@ -71,6 +72,28 @@ def global_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("--db", metavar="URL_OR_PATH", expose_value=False, callback=_set("db"),
                      help="The store (default: $PATCHPERF_DB, else a file in the user data dir).")(f)
     return f
+
+
+def scheduler_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--scheduler", metavar="ADDRESS", envvar="PATCHPERF_SCHEDULER", default=None,
+        help="Analyse on the workers of the Dask cluster whose scheduler is at ADDRESS "
+             "(tcp://HOST:8786; default $PATCHPERF_SCHEDULER; needs patchperf[cluster]).")(f)
+
+
+def _cluster(ctx: click.Context, jobs: int, scheduler: str | None) -> str | None:
+    """The checked scheduler address to analyse on, or None to analyse here. Given on the
+    command line it excludes --jobs N; from $PATCHPERF_SCHEDULER, an explicit --jobs wins."""
+    if scheduler is None:
+        return None
+    if ctx.get_parameter_source("scheduler") is ParameterSource.ENVIRONMENT:
+        if ctx.get_parameter_source("jobs") is ParameterSource.COMMANDLINE:
+            return None
+    elif jobs > 1:
+        raise click.UsageError("--scheduler analyses on the cluster's workers: not with --jobs N")
+    from corpus.cluster import check_address
+
+    return check_address(scheduler)
 
 
 def _warn(problems: Sequence[Problem], level: str = "warning") -> None:
@@ -188,14 +211,16 @@ def cli() -> None:
 @click.option("--threads", "whole_threads", is_flag=True, help="With --query: the whole threads of what is found.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Analyse in N worker processes (one per core for a backfill).")
+@scheduler_option
 @global_options
 @click.pass_context
 def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_claims: bool,
-           query: str | None, whole_threads: bool, jobs: int) -> None:
+           query: str | None, whole_threads: bool, jobs: int, scheduler: str | None) -> None:
     """Store new messages from files, folders or lore URLs, then analyze them."""
     from corpus.refresh import analyze_rows
     from ingest.run import ingest_paths, search_lore, store_mails
 
+    scheduler = _cluster(ctx, jobs, scheduler)
     limits = limits_from_env()
     started = time.perf_counter()
     if query is not None and len(sources) != 1:
@@ -216,7 +241,7 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_cl
                 # Not only this run's new rows: also any stored earlier and never analyzed
                 # (an interrupted run, `--no-analyze`, or an older analyzer).
                 refreshed = analyze_rows(store, None, limits, progress=tick, claims=not no_claims,
-                                         jobs=jobs)
+                                         jobs=jobs, scheduler=scheduler)
             problems += refreshed.problems
             usable -= len(refreshed.problems)  # stored, but not a mail analysis can read
             _warn(refreshed.warnings)
@@ -234,20 +259,25 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_cl
 @click.option("--verdicts", is_flag=True, help="Build and judge each claim series' scenario (5-300 ms a series); with --all, keep the verdicts in the store.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Analyse in N worker processes (one per core for a backfill).")
+@scheduler_option
 @global_options
 @click.pass_context
 def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
-            verdicts: bool, jobs: int) -> None:
+            verdicts: bool, jobs: int, scheduler: str | None) -> None:
     """Analyze files in memory (the store is not touched), or everything stored (--all)."""
     if all_ == bool(paths):
         raise click.UsageError("give PATH... or --all (not both)")
+    if paths and ctx.get_parameter_source("scheduler") is ParameterSource.COMMANDLINE:
+        raise click.UsageError("--scheduler analyses the stored mail: with --all")
     limits = limits_from_env()
     started = time.perf_counter()
     if all_:
         from corpus.refresh import analyze_rows
 
+        scheduler = _cluster(ctx, jobs, scheduler)
         with _open_store(ctx) as store, _progress(ctx, "analyzing") as tick:
-            refreshed = analyze_rows(store, limits=limits, everything=True, progress=tick, jobs=jobs)
+            refreshed = analyze_rows(store, limits=limits, everything=True, progress=tick, jobs=jobs,
+                                     scheduler=scheduler)
             kept = 0
             if verdicts:
                 # every claim series judged, the verdicts kept (the TUI's `v` filter)
@@ -370,10 +400,11 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
               help="Read the list's public-inbox git epochs cloned here (a backfill) instead of HTTP.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Analyse in N worker processes (one per core for a backfill).")
+@scheduler_option
 @global_options
 @click.pass_context
 def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bool,
-         no_analyze: bool, git_path: str | None, jobs: int) -> None:
+         no_analyze: bool, git_path: str | None, jobs: int, scheduler: str | None) -> None:
     """The cron job: each feed's new mail into the store, from its cursor (FEED: lore:LIST,
     on $PATCHPERF_LORE_URL, default https://lore.kernel.org)."""
     from corpus.refresh import analyze_rows
@@ -383,6 +414,7 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
 
     from .config import config_path, sync_settings
 
+    scheduler = _cluster(ctx, jobs, scheduler)
     configured, environ = sync_settings()
     feeds = feeds or tuple(configured)
     if not feeds:
@@ -408,7 +440,7 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
                 _warn(result.problems)
                 if not no_analyze:
                     # what arrived, and what an interrupted run stored but did not analyse
-                    refreshed = analyze_rows(store, None, limits, jobs=jobs)
+                    refreshed = analyze_rows(store, None, limits, jobs=jobs, scheduler=scheduler)
                     _warn(refreshed.problems)
                     _warn(refreshed.warnings)
                 line = result.summary(client.stats.requests - before[0],

@@ -54,6 +54,7 @@ def _isolated(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
     monkeypatch.delenv("PATCHPERF_DB", raising=False)
+    monkeypatch.delenv("PATCHPERF_SCHEDULER", raising=False)  # a developer's own cluster
 
     real_connect = socket.socket.connect
 

@@ -10,6 +10,12 @@ from pathlib import Path
 from types import ModuleType
 
 GEN_MBOX = Path(__file__).resolve().parent / "bench" / "gen_mbox.py"
+# A mail analysis refuses (1,500 MIME parts), and one whose table is past a 30-line limit.
+REFUSED = (b"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: a@b\nSubject: x\nMessage-ID: <parts@x>\n"
+           b"Content-Type: multipart/mixed; boundary=\"\"\n\n" + b"--\n\n" * 1500)
+LONG_TABLE = (b"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: a@b\nSubject: [PATCH] t\n"
+              b"Message-ID: <table@x>\n\nsize | before | after\n"
+              + b"".join(b"%d | %d Mpps | %d Mpps\n" % (i, i + 1, i + 2) for i in range(40)))
 
 
 def ingest_into(db: Path, *paths: Path, codes: tuple[int, ...] = (0,)) -> Path:
@@ -30,3 +36,21 @@ def gen_mbox() -> ModuleType:
     sys.modules[spec.name] = module  # its dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
+
+
+def unanalysed_store(root: Path, n: int = 900) -> Path:
+    """A store of `n` generated mails, the bundled threads, REFUSED and LONG_TABLE, stored
+    but not analysed: what `analyze --all` on any number of workers must give the same
+    results for."""
+    from corpus.bundled import bundled_threads
+    from reports.cli import main
+
+    mbox = root / "gen.mbox"
+    gen_mbox().generate(mbox, n=n, seed=5)
+    odd = root / "odd.mbox"
+    odd.write_bytes(REFUSED + LONG_TABLE)
+    db = root / "store.db"
+    with bundled_threads() as folder:
+        assert main(["--db", str(db), "--quiet", "ingest", "--no-analyze", str(mbox), str(odd),
+                     *map(str, sorted(folder.glob("*.mbox")))]) == 0
+    return db

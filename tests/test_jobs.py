@@ -12,34 +12,19 @@ import time
 from pathlib import Path
 
 import pytest
-from stores import gen_mbox
+from stores import gen_mbox, unanalysed_store
 
-from corpus.bundled import bundled_threads
 from corpus.store import Store
 from reports.cli import main
 
 COMMAND = Path(sys.executable).with_name("patchperf")
-REFUSED = (b"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: a@b\nSubject: x\nMessage-ID: <parts@x>\n"
-           b"Content-Type: multipart/mixed; boundary=\"\"\n\n" + b"--\n\n" * 1500)
-LONG_TABLE = (b"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: a@b\nSubject: [PATCH] t\n"
-              b"Message-ID: <table@x>\n\nsize | before | after\n"
-              + b"".join(b"%d | %d Mpps | %d Mpps\n" % (i, i + 1, i + 2) for i in range(40)))
 
 
 @pytest.fixture(scope="module")
 def unanalysed(tmp_path_factory) -> Path:
-    """A store of 900 generated mails, the bundled threads, one mail analysis refuses and one
-    whose table is past the limit, stored but not analysed."""
-    root = tmp_path_factory.mktemp("jobs")
-    mbox = root / "gen.mbox"
-    gen_mbox().generate(mbox, n=900, seed=5)
-    odd = root / "odd.mbox"
-    odd.write_bytes(REFUSED + LONG_TABLE)
-    db = root / "store.db"
-    with bundled_threads() as folder:
-        assert main(["--db", str(db), "--quiet", "ingest", "--no-analyze", str(mbox), str(odd),
-                     *map(str, sorted(folder.glob("*.mbox")))]) == 0
-    return db
+    """900 generated mails, the bundled threads, one mail analysis refuses and one whose
+    table is past the limit, stored but not analysed."""
+    return unanalysed_store(tmp_path_factory.mktemp("jobs"))
 
 
 def _analyse(cli, base: Path, copy: Path, jobs: int):
