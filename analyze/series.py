@@ -67,14 +67,14 @@ def assemble_series(
 ) -> tuple[Series, ...]:
     """Group covers, patches and pull requests into series, ordered by date then id."""
     ordered = unique_messages(messages)
-    if threads is None:
-        threads = link_parents(ordered)
+    del messages  # (the caller's list, when it passed its only reference)
     # Each phase is its own function, so what it builds to look things up is freed when it
-    # returns: a rebuild of a million-message store holds every message at once, and the
-    # phases' lookups would otherwise all be alive at its end.
+    # returns, and what is no longer needed is dropped as soon as it is not: a rebuild of a
+    # million-message store holds every message at once.
     drafts = _drafts(ordered)
     member_series = {m.key: d for d in drafts for m in d.members()}
-    replies, received = _replies(ordered, threads, member_series)
+    replies, received = _replies(ordered, threads or link_parents(ordered), member_series)
+    del ordered, threads  # the drafts hold their members; the other mail is done with
     series = [_freeze(d, replies.pop(id(d), []), received.pop(id(d), [])) for d in drafts]
     _link_versions(series, drafts, member_series)
     series.sort(key=lambda s: (s.date is None, s.date or _EPOCH, s.id))

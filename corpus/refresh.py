@@ -62,17 +62,20 @@ def analyze_rows(
     `analyze --all` reads them later). `jobs` > 1 analyses in that many worker processes
     while this one reads and writes; the results are the same, written in the same order.
     `scheduler` (a Dask scheduler's address) analyses on that cluster's workers instead."""
-    todo: Iterable[int] | None
+    raws: Iterable[StoredRaw]
     if everything:
-        todo = None  # iter_raw(None) streams every stored message
+        raws = store.iter_raw()  # every stored message, streamed
+    elif rows is None:
+        # streamed too: a backfill's million row numbers would be 80 MB as a list and a set
+        raws = store.iter_unanalyzed(ANALYZER_VERSION)
     else:
-        todo = list(rows) if rows is not None else store.unanalyzed_rows(ANALYZER_VERSION)
+        raws = store.iter_raw(rows)
     problems: list[Problem] = []
     warnings: list[Problem] = []
     analyzed = 0
     pending: list[AnalysisRecord] = []
     pending_claims: list[tuple[int, list[dict[str, Any]]]] = []
-    chunks = _chunks(store.iter_raw(todo), STAGE_CHUNK)
+    chunks = _chunks(raws, STAGE_CHUNK)
     # the workers first: a cluster may take seconds to answer, the store's lock waits for none
     with in_order(analyse_chunk, jobs, scheduler) as run, store.batch(), fewer_collections():
         for results in run(chunks, limits, claims):

@@ -239,6 +239,27 @@ class Store:
             for row in chunk:
                 yield StoredRaw(row[0], row[1], row[2], row[3])
 
+    def iter_unanalyzed(self, analyzer_version: str) -> Iterator[StoredRaw]:
+        """Stream the messages `unanalyzed_rows(analyzer_version)` names, in row order, a
+        chunk at a time (keyset pages: rows analysed meanwhile are simply passed)."""
+        last = 0
+        while True:
+            with self._guard():
+                chunk = self._conn.execute(
+                    "SELECT m.id, m.raw, m.origin, m.fmt FROM messages m WHERE m.id > ?"
+                    " AND NOT EXISTS (SELECT 1 FROM analyses a"
+                    " WHERE a.message_row = m.id AND a.analyzer_version = ?)"
+                    " AND NOT EXISTS (SELECT 1 FROM rejections r"
+                    " WHERE r.message_row = m.id AND r.analyzer_version = ?)"
+                    f" ORDER BY m.id LIMIT {_CHUNK}",
+                    (last, analyzer_version, analyzer_version),
+                ).fetchall()
+            if not chunk:
+                return
+            for row in chunk:
+                yield StoredRaw(row[0], row[1], row[2], row[3])
+            last = chunk[-1][0]
+
     def get_raw(self, key: str) -> bytes | None:
         """The bytes of the message with this key (Message-ID or `sha256:<hash>`)."""
         row = self._row_for(key, "m.raw")

@@ -286,6 +286,16 @@ def test_iter_raw_streams_past_one_chunk(fresh_store):
 PARIS = timezone(timedelta(hours=2))
 
 
+def test_unanalyzed_mail_is_streamed(fresh_store, monkeypatch):
+    monkeypatch.setattr("corpus.store._CHUNK", 2)  # pages of two rows: keyset paging runs
+    rows = [add(fresh_store, mail(f"{i}@x"), f"{i}@x").row for i in range(5)]
+    fresh_store.save_analyses([AnalysisRecord(rows[1], "1", "patch", {})])
+    fresh_store.save_rejection(rows[3], "2", "too big")
+    assert [r.row for r in fresh_store.iter_unanalyzed("1")] == [rows[0], *rows[2:]]
+    assert [r.row for r in fresh_store.iter_unanalyzed("2")] == [rows[0], rows[1], rows[2], rows[4]]
+    assert [r.data for r in fresh_store.iter_unanalyzed("2")][0] == mail("0@x")
+
+
 def test_analyses_and_queries(fresh_store):
     rows = [add(fresh_store, mail(f"{i}@x"), f"{i}@x").row for i in range(3)]
     anon = add(fresh_store, mail(None), None)
