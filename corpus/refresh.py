@@ -12,7 +12,7 @@ import gc
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from typing import Any, TypeVar
 
 from analyze.claims import claims_or_warning
@@ -55,13 +55,16 @@ def analyze_rows(
     claims: bool = True,
     jobs: int = 1,
     scheduler: str | None = None,
+    arriving: Iterable[StoredRaw] = (),
 ) -> RefreshResult:
     """Analyze the given stored rows (default: those not analyzed by this version; with
     `everything`, all), then rebuild every series. A mail that cannot be understood stays
     stored and is reported. `claims=False` skips claim extraction (a quick backfill;
     `analyze --all` reads them later). `jobs` > 1 analyses in that many worker processes
     while this one reads and writes; the results are the same, written in the same order.
-    `scheduler` (a Dask scheduler's address) analyses on that cluster's workers instead."""
+    `scheduler` (a Dask scheduler's address) analyses on that cluster's workers instead.
+    `arriving` is mail this run stores as it goes (`ingest.run.storing`), analysed after
+    the rows (as it is stored: the workers need not wait for a backfill's last epoch)."""
     raws: Iterable[StoredRaw]
     if everything:
         raws = store.iter_raw()  # every stored message, streamed
@@ -70,6 +73,9 @@ def analyze_rows(
         raws = store.iter_unanalyzed(ANALYZER_VERSION)
     else:
         raws = store.iter_raw(rows)
+    # The rows' pages are all read before the first arriving mail is stored, whose row
+    # numbers are higher: nothing is analysed twice.
+    raws = chain(raws, arriving)
     problems: list[Problem] = []
     warnings: list[Problem] = []
     analyzed = 0

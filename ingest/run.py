@@ -16,7 +16,7 @@ from typing import Any
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Analysis, Problem
 from analyze.pipeline import analyze_messages, parse_all
-from corpus.store import Store
+from corpus.store import Store, StoredRaw
 
 from .identity import identify
 from .local import read_sources
@@ -47,28 +47,43 @@ def store_mails(
     """Store each mail once; Problems are collected, the rest of the batch goes on."""
     result = IngestResult()
     with store.batch():
-        for item in items:
-            if isinstance(item, Problem):
-                result.problems.append(item)
-                continue
-            identity = identify(item.data)
-            if not identity.is_mail:
-                result.problems.append(
-                    Problem(item.origin, "not a mail: no From, Subject, Date or Message-ID header")
-                )
-                continue
-            added = store.add_raw(
-                item.data, message_id=identity.message_id, fmt=item.fmt, origin=item.origin
-            )
-            if added.status == "new":
-                result.new_rows.append(added.row)
-            elif added.status == "variant":
-                result.variants += 1
-            else:
-                result.duplicates += 1
-            if progress:
-                progress(1)
+        for _ in storing(store, items, result, progress):
+            pass
     return result
+
+
+def storing(
+    store: Store,
+    items: Iterable[RawMail | Problem],
+    result: IngestResult,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[StoredRaw]:
+    """`store_mails` as a stream: each mail stored once, counted in `result`, and each new
+    one yielded as it is stored, so a backfill's analysis runs on the first mail while the
+    rest is still being read and stored (`analyze_rows(arriving=...)`). Call it inside
+    `store.batch()`."""
+    for item in items:
+        if isinstance(item, Problem):
+            result.problems.append(item)
+            continue
+        identity = identify(item.data)
+        if not identity.is_mail:
+            result.problems.append(
+                Problem(item.origin, "not a mail: no From, Subject, Date or Message-ID header")
+            )
+            continue
+        added = store.add_raw(
+            item.data, message_id=identity.message_id, fmt=item.fmt, origin=item.origin
+        )
+        if added.status == "new":
+            result.new_rows.append(added.row)
+            yield StoredRaw(added.row, item.data, item.origin, item.fmt)
+        elif added.status == "variant":
+            result.variants += 1
+        else:
+            result.duplicates += 1
+        if progress:
+            progress(1)
 
 
 def ingest_paths(

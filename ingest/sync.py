@@ -26,11 +26,11 @@ from pathlib import Path
 from analyze.errors import BadInput, PatchperfError, UsageError
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
-from corpus.store import Store
+from corpus.store import Store, StoredRaw
 
 from .http import FetchFailed, NotFound, PoliteClient
 from .lore import Lore, thread_items
-from .run import store_mails
+from .run import IngestResult, store_mails, storing
 
 DEFAULT_URLS = {"lore": "https://lore.kernel.org", "openwall": "https://lists.openwall.net",
                 "patchwork": "https://patchwork.kernel.org"}
@@ -213,14 +213,27 @@ def sync_git(store: Store, feed: Feed, path: Path, limits: Limits = DEFAULT_LIMI
     """A backfill from a clone of the list's public-inbox epochs: each epoch from its last
     commit read (cursor `lore:LIST#git/N.git`), moved to the epoch's head once its messages
     are committed."""
+    result = FeedResult(f"{feed.key} --git {path}")
+    with store.batch():
+        for _ in git_storing(store, feed, path, result, limits, progress):
+            pass
+    return result
+
+
+def git_storing(store: Store, feed: Feed, path: Path, result: FeedResult,
+                limits: Limits = DEFAULT_LIMITS,
+                progress: Callable[[int], None] | None = None) -> Iterator[StoredRaw]:
+    """`sync_git` as a stream, yielding each new mail as it is stored (`ingest.run.storing`):
+    the backfill's analysis runs while the epochs are read. Call it inside `store.batch()`;
+    an epoch's cursor is written after its mail, so it is committed with it or later."""
     from .epochs import epochs, read_epoch
 
-    result = FeedResult(f"{feed.key} --git {path}")
     try:
         for repo in epochs(path):
             key = f"{feed.key}#git/{repo.name}"
             read, items = read_epoch(repo, store.get_cursor(key), limits)
-            stored = store_mails(store, items, progress)
+            stored = IngestResult()
+            yield from storing(store, items, stored, progress)
             result.new_rows += stored.new_rows
             result.duplicates += stored.duplicates + stored.variants
             result.problems += stored.problems + read.problems
@@ -232,7 +245,6 @@ def sync_git(store: Store, feed: Feed, path: Path, limits: Limits = DEFAULT_LIMI
                                                skipped=True))  # (a warning: nothing rejected)
     except BadInput as exc:
         result.error = str(exc)
-    return result
 
 
 def sync_one(store: Store, feed: Feed, client: PoliteClient, limits: Limits = DEFAULT_LIMITS,

@@ -218,7 +218,7 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_cl
            query: str | None, whole_threads: bool, jobs: int, scheduler: str | None) -> None:
     """Store new messages from files, folders or lore URLs, then analyze them."""
     from corpus.refresh import analyze_rows
-    from ingest.run import ingest_paths, search_lore, store_mails
+    from ingest.run import IngestResult, read_any, search_lore, store_mails, storing
 
     scheduler = _cluster(ctx, jobs, scheduler)
     limits = limits_from_env()
@@ -226,22 +226,25 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_cl
     if query is not None and len(sources) != 1:
         raise click.UsageError("--query searches one list: give one lore:LIST source")
     with _open_store(ctx) as store:
-        with _progress(ctx, "storing") as tick:
-            if query is not None:
-                result = store_mails(store, search_lore(sources[0], query, limits, whole_threads),
-                                     progress=tick)
-            else:
-                result = ingest_paths(store, sources, limits, progress=tick)
+        items = (search_lore(sources[0], query, limits, whole_threads) if query is not None
+                 else read_any(sources, limits))
+        if no_analyze:
+            with _progress(ctx, "storing") as tick:
+                result = store_mails(store, items, progress=tick)
+        else:
+            result = IngestResult()
+            with _progress(ctx, "storing and analyzing") as tick:
+                # Each mail is analysed as it is stored (the workers start on the first while
+                # the rest is read), after any stored earlier and never analysed (an
+                # interrupted run, `--no-analyze`, or an older analyzer).
+                refreshed = analyze_rows(store, None, limits, claims=not no_claims, jobs=jobs,
+                                         scheduler=scheduler,
+                                         arriving=storing(store, items, result, tick))
         problems = list(result.problems)
         usable = result.read
         summary = (f"{result.stored} new, {result.duplicates} already stored, "
                    f"{result.variants} variants")
         if not no_analyze:
-            with _progress(ctx, "analyzing") as tick:
-                # Not only this run's new rows: also any stored earlier and never analyzed
-                # (an interrupted run, `--no-analyze`, or an older analyzer).
-                refreshed = analyze_rows(store, None, limits, progress=tick, claims=not no_claims,
-                                         jobs=jobs, scheduler=scheduler)
             problems += refreshed.problems
             usable -= len(refreshed.problems)  # stored, but not a mail analysis can read
             _warn(refreshed.warnings)
@@ -410,7 +413,7 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
     from corpus.refresh import analyze_rows
     from corpus.store import default_db_path
     from ingest.http import PoliteClient
-    from ingest.sync import SyncLocked, parse_feed, sync_lock, sync_one
+    from ingest.sync import FeedResult, SyncLocked, git_storing, parse_feed, sync_lock, sync_one
 
     from .config import config_path, sync_settings
 
@@ -434,13 +437,23 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
                 PoliteClient(cache_dir=cache) as client:
             for feed in parsed:
                 before = (client.stats.requests, client.stats.cached)
-                with _progress(ctx, feed.key) as tick:
-                    result = sync_one(store, feed, client, limits, start, progress=tick,
-                                      git_path=Path(git_path) if git_path else None)
+                if git_path and not no_analyze:
+                    # a backfill: each mail analysed as it is stored, while the epochs are read
+                    result = FeedResult(f"{feed.key} --git {git_path}")
+                    with _progress(ctx, feed.key) as tick:
+                        refreshed = analyze_rows(
+                            store, None, limits, jobs=jobs, scheduler=scheduler,
+                            arriving=git_storing(store, feed, Path(git_path), result, limits, tick))
+                else:
+                    with _progress(ctx, feed.key) as tick:
+                        result = sync_one(store, feed, client, limits, start, progress=tick,
+                                          git_path=Path(git_path) if git_path else None)
+                    if not no_analyze:
+                        # what arrived, and what an interrupted run stored but did not analyse
+                        refreshed = analyze_rows(store, None, limits, jobs=jobs,
+                                                 scheduler=scheduler)
                 _warn(result.problems)
                 if not no_analyze:
-                    # what arrived, and what an interrupted run stored but did not analyse
-                    refreshed = analyze_rows(store, None, limits, jobs=jobs, scheduler=scheduler)
                     _warn(refreshed.problems)
                     _warn(refreshed.warnings)
                 line = result.summary(client.stats.requests - before[0],

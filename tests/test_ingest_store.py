@@ -106,3 +106,37 @@ def test_a_stored_mail_analysis_rejects_is_not_retried_by_every_ingest(cli, tmp_
     everything = cli("analyze", "--all", "--db", db)
     assert everything.code == 1 and "MIME parts" in everything.err
     assert _dump(db)["messages"]  # nothing stored was lost
+
+
+def test_mail_is_analysed_as_it_is_stored(tmp_path, monkeypatch):
+    """A backfill's analysis does not wait for its last mail: each chunk is analysed and
+    written while later mail is still being read and stored, after the mail stored earlier
+    and never analysed; nothing is analysed twice."""
+    from corpus import refresh
+    from ingest.local import read_sources
+    from ingest.raw import RawMail
+    from ingest.run import IngestResult, storing
+
+    monkeypatch.setattr(refresh, "STAGE_CHUNK", 2)
+    monkeypatch.setattr(refresh, "BATCH", 1)
+    with bundled_threads() as folder, Store.open(tmp_path / "s.db") as store:
+        mails = [m for m in read_sources(sorted(folder.glob("*.mbox"))) if isinstance(m, RawMail)]
+        assert len(mails) > 10
+        earlier, store_result = IngestResult(), IngestResult()
+        with store.batch():
+            list(storing(store, mails[:4], earlier))  # stored by an interrupted run
+        analysed_when_stored: list[int] = []
+
+        def arriving():
+            for raw in storing(store, mails[4:], store_result):
+                analysed_when_stored.append(store.counts().analyses)
+                yield raw
+
+        result = refresh.analyze_rows(store, None, arriving=arriving())
+        assert result.analyzed + len(result.problems) == len(mails)
+        assert store.counts().analyses == result.analyzed
+        # the four earlier mails (two chunks) were analysed before the first new one was
+        # stored...
+        assert analysed_when_stored[0] == 4
+        # ...and the first new ones long before the last was stored
+        assert analysed_when_stored[-1] >= len(mails) - 6
