@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
 
+# tests/conftest.py: which store the store-touching tests run on
+ON_POSTGRESQL = os.environ.get("PATCHPERF_TEST_BACKEND", "sqlite") == "postgresql"
+
 GEN_MBOX = Path(__file__).resolve().parent / "bench" / "gen_mbox.py"
 
 
-def ingest_into(db: Path, *paths: Path, codes: tuple[int, ...] = (0,)) -> Path:
-    """`patchperf --db DB ingest PATHS...` in-process; the store's path."""
+def ingest_into(db: str | Path, *paths: Path, codes: tuple[int, ...] = (0,)) -> str | Path:
+    """`patchperf --db DB ingest PATHS...` in-process; the store (as given)."""
     from reports.cli import main
 
     code = main(["--db", str(db), "--quiet", "ingest", *map(str, paths)])
