@@ -32,10 +32,13 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # The suite runs on the compiled readers when they were built, then the tests of the compiled
-# modules again on the pure-Python ones (the fallback must give the same answers).
+# modules again on the pure-Python ones (the fallback must give the same answers), then the
+# tests that touch the store again on PostgreSQL (a throwaway server, tests/pg_server.py, or
+# $$PATCHPERF_TEST_PG; skipped with the reason when there is none, unless PATCHPERF_REQUIRE_PG=1).
 pytest: $(COMPILED)
 	$(BIN)/python -m pytest -q
 	PATCHPERF_PURE=1 $(BIN)/python -m pytest -q $(PURE_TESTS)
+	PATCHPERF_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q -m "store and not sqlite_only"
 
 test: lint pytest
 

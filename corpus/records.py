@@ -99,6 +99,13 @@ class SeriesRecord:
         )
 
 
+def fold(text: str) -> str:
+    """Text as the series list searches it (the store's `*_folded` columns): casefolded, so
+    `straße` finds `STRASSE`, and a NUL as U+FFFD (SQLite's LIKE ends a pattern at a NUL,
+    PostgreSQL's text cannot hold one)."""
+    return text.casefold().replace("\x00", "\ufffd")
+
+
 def normalize_message_id(message_id: str | None) -> str | None:
     """A Message-ID without angle brackets or surrounding space; None when empty."""
     if message_id is None:

@@ -193,9 +193,15 @@ def stored_messages(store: Store) -> list[Message]:
 
 
 def rebuild_series(store: Store) -> int:
-    series = assemble_series(stored_messages(store))
-    store.save_series(
-        (SeriesRecord.from_series(s, doc=series_to_dict(s)) for s in series), replace_all=True
-    )
+    """Rebuild every series from the stored analyses. The store's write lock is held from
+    the read to the write: another process (a sync beside `analyze --all`) storing
+    analyses meanwhile would otherwise have its rebuild overwritten by this one's older
+    picture. The last rebuild to take the lock reads everything committed before it."""
+    with store.batch():
+        series = assemble_series(stored_messages(store))
+        store.save_series(
+            (SeriesRecord.from_series(s, doc=series_to_dict(s)) for s in series),
+            replace_all=True,
+        )
     return len(series)
 

@@ -1,9 +1,11 @@
 """The store's schema: ordered migrations and the connection factory.
 
 Like b4's `SCHEMA_VERSION` plus ordered upgrades, and sqlite-utils' connection helpers. This is
-the only module that writes DDL. `PRAGMA user_version` holds the number of migrations applied;
-`PRAGMA application_id` marks a file as a patchperf store, so we never add our tables to some
-other program's database.
+the only module that writes DDL. The migrations are written once, in SQLite's dialect;
+PostgreSQL runs them through `corpus.dialect.to_postgresql`. In a SQLite file `PRAGMA
+user_version` holds the number of migrations applied and `PRAGMA application_id` marks the
+file as a patchperf store, so we never add our tables to some other program's database; in a
+PostgreSQL database the `patchperf_meta` table holds both.
 """
 
 from __future__ import annotations
@@ -14,19 +16,33 @@ from pathlib import Path
 
 from analyze.errors import StoreError
 
+from .connection import (
+    Database,
+    PgDatabase,
+    SqliteDatabase,
+    connect_postgresql,
+    describe_error,
+    describe_pg_error,
+)
+from .dialect import to_postgresql
+from .location import StoreLocation, resolve_store
+from .records import fold
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SERIES_STATS", "connect", "describe_error",
+           "stored_version"]
+
 # 'pprf' in ASCII: `file(1)` and `PRAGMA application_id` show what the file is.
 APPLICATION_ID = 0x70707266
 BUSY_TIMEOUT_MS = 5000
 
 # The claims of each series (read from, or first written in, one of its members): their count
-# and the largest change they claim (computed, else stated), on the series row. (`UPDATE ...
-# FROM` needs SQLite 3.33, from 2020; Python 3.11's builds carry 3.40 and newer.)
+# and the largest change they claim (each claim's `effect`, migration 8), on the series row.
+# (`UPDATE ... FROM` needs SQLite 3.33, from 2020; Python 3.11's builds carry 3.40 and newer.)
 SERIES_STATS = """
     UPDATE series SET claims = stats.n, effect = stats.effect
     FROM (
         SELECT member.series_id AS series_id, count(DISTINCT c.id) AS n,
-               max(abs(coalesce(json_extract(c.doc, '$.change_pct'),
-                                json_extract(c.doc, '$.stated_change_pct')))) AS effect
+               max(c.effect) AS effect
         FROM claims AS c
         JOIN series_members AS member ON member.message_key IN (c.origin, c.found_in)
         GROUP BY member.series_id
@@ -215,27 +231,49 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         WHERE series.id = stats.series_id
         """,
     ),
+    (
+        # 8: what the series list searches and ranks by, computed in Python when written,
+        # so SQLite and PostgreSQL search and rank alike: the name and author folded with
+        # str.casefold (`straße` finds `STRASSE`; PostgreSQL has no casefold, SQLite's
+        # lower() folds ASCII only), and each claim's largest change, its computed change
+        # else the stated one (SERIES_STATS read it out of the document with SQLite's
+        # json_extract). Back-filled here for the stores made before.
+        "ALTER TABLE series ADD COLUMN name_folded TEXT",
+        "ALTER TABLE series ADD COLUMN author_folded TEXT",
+        "ALTER TABLE claims ADD COLUMN effect REAL",
+        "UPDATE series SET name_folded = casefold(name), author_folded = casefold(author)",
+        """
+        UPDATE claims SET effect = abs(coalesce(json_extract(doc, '$.change_pct'),
+                                                json_extract(doc, '$.stated_change_pct')))
+        """,
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
-    """Open `path`, set the connection pragmas and bring the schema up to date.
+def connect(location: StoreLocation | Path, *, readonly: bool = False) -> Database:
+    """Open the store at `location`, set the connection up and bring the schema up to date.
 
-    Autocommit mode (`isolation_level=None`): the store opens its transactions explicitly.
-    Raises StoreError naming the file when it is not a SQLite database, not a patchperf
-    store, newer than this version knows, or cannot be opened or migrated.
+    Autocommit mode: the store opens its transactions explicitly. Raises StoreError naming
+    the store when it is not a database (a SQLite file), not a patchperf store, newer than
+    this version knows, or cannot be opened or migrated.
     """
+    location = resolve_store(location)
+    if location.is_postgresql:
+        return _connect_postgresql(location, readonly=readonly)
+    assert location.path is not None
+    path = location.path
     try:
-        return _connect(path, f"mode={'ro' if readonly else 'rwc'}", readonly=readonly)
+        conn = _connect(path, f"mode={'ro' if readonly else 'rwc'}", readonly=readonly)
     except StoreError:
         if not (readonly and path.exists() and not os.access(path.parent, os.W_OK)):
             raise
-    # A store on a read-only mount (or in a folder this user cannot write): SQLite cannot
-    # make the `-shm` file a WAL store is read through. Nothing can write the file there,
-    # so it is opened as immutable: read without locks or shared memory.
-    return _connect(path, "mode=ro&immutable=1", readonly=True)
+        # A store on a read-only mount (or in a folder this user cannot write): SQLite
+        # cannot make the `-shm` file a WAL store is read through. Nothing can write the
+        # file there, so it is opened as immutable: read without locks or shared memory.
+        conn = _connect(path, "mode=ro&immutable=1", readonly=True)
+    return SqliteDatabase(conn, location)
 
 
 def _connect(path: Path, query: str, *, readonly: bool) -> sqlite3.Connection:
@@ -254,7 +292,7 @@ def _connect(path: Path, query: str, *, readonly: bool) -> sqlite3.Connection:
 
 
 def _casefold(text: object) -> str | None:
-    return text.casefold() if isinstance(text, str) else None
+    return fold(text) if isinstance(text, str) else None
 
 
 def _configure(conn: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
@@ -323,19 +361,106 @@ def _check_identity(conn: sqlite3.Connection, path: Path) -> int:
     return version
 
 
-def describe_error(exc: sqlite3.Error) -> str:
-    """A one-line, user-facing reason for a SQLite failure."""
-    text = str(exc)
-    if "not a database" in text:
-        return "not a SQLite database, or corrupt (left untouched)"
-    if "readonly" in text or "read-only" in text:
-        return "the store is read-only (check the file's and its folder's permissions)"
-    if "locked" in text or "busy" in text:
-        return f"the store is locked by another process (waited {BUSY_TIMEOUT_MS} ms)"
-    if "malformed" in text or "corrupt" in text:
-        return ("the store file is corrupted (left as it is; `sqlite3 FILE .recover` saves "
-                "what can still be read)")
-    if "full" in text:
-        return ("the disk is full: nothing past the last commit was written, and what was "
-                "stored before is intact")
-    return text
+def stored_version(db: Database) -> int:
+    """How many migrations the open store has had."""
+    if isinstance(db, PgDatabase):
+        return int(_pg_meta(db).get("schema_version", "0"))
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+# -- PostgreSQL ----------------------------------------------------------------------------
+
+APPLICATION = "pprf"
+META_TABLE = """
+    CREATE TABLE patchperf_meta (
+        key TEXT COLLATE "C" PRIMARY KEY,
+        value TEXT COLLATE "C" NOT NULL
+    )
+"""
+
+
+def _connect_postgresql(location: StoreLocation, *, readonly: bool) -> PgDatabase:
+    db = connect_postgresql(location, readonly=readonly)
+    try:
+        _migrate_postgresql(db, readonly=readonly)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _migrate_postgresql(db: PgDatabase, *, readonly: bool) -> None:
+    location = db.location
+    try:
+        version = _check_pg_identity(db)
+        if version == SCHEMA_VERSION:
+            return
+        if readonly and version == 0:
+            raise StoreError(f"{location}: an empty database, not a patchperf store yet")
+        if readonly:
+            raise StoreError(
+                f"{location}: the store has schema version {version}, this patchperf needs "
+                f"{SCHEMA_VERSION}; open it once for writing to upgrade it"
+            )
+        # The writers' advisory lock: two processes opening a fresh database migrate it one
+        # after the other (the second finds it done). DDL is transactional in PostgreSQL:
+        # a failed migration leaves nothing behind.
+        db.begin_write()
+        try:
+            version = _check_pg_identity(db)
+            if version == 0 and not _pg_meta(db):
+                db.execute(META_TABLE)
+                db.execute("INSERT INTO patchperf_meta (key, value) VALUES (?, ?), (?, ?)",
+                           ("application", APPLICATION, "schema_version", "0"))
+            for number in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[number - 1]:
+                    db.execute(to_postgresql(statement))
+                db.execute("UPDATE patchperf_meta SET value = ? WHERE key = 'schema_version'",
+                           (str(number),))
+            db.commit()
+        except BaseException:
+            if db.in_transaction:
+                db.rollback()
+            raise
+    except db.Error as exc:
+        reason = describe_pg_error(exc) or _one_line(exc)
+        raise StoreError(f"{location}: cannot prepare the store ({reason})") from exc
+
+
+def _pg_meta(db: PgDatabase) -> dict[str, str]:
+    """patchperf_meta as a dict; empty when the table is not there."""
+    # a query of the catalog, not to_regclass(): that reads the session's catalog cache,
+    # which still says "no such table" after another process made it meanwhile (taking an
+    # advisory lock does not refresh it)
+    found = db.execute("SELECT count(*) FROM pg_catalog.pg_tables WHERE tablename ="
+                       " 'patchperf_meta' AND schemaname = current_schema()").fetchone()[0]
+    if not found:
+        return {}
+    return {str(k): str(v) for k, v in db.execute("SELECT key, value FROM patchperf_meta")}
+
+
+def _check_pg_identity(db: PgDatabase) -> int:
+    """The schema version; refuses a database holding other tables, or a newer schema."""
+    location = db.location
+    meta = _pg_meta(db)
+    if not meta:
+        tables = db.execute("SELECT count(*) FROM information_schema.tables"
+                            " WHERE table_schema = current_schema()").fetchone()[0]
+        if tables:
+            raise StoreError(f"{location}: a PostgreSQL database, but not a patchperf store "
+                             "(it has tables and no patchperf_meta)")
+        return 0
+    if meta.get("application") != APPLICATION:
+        raise StoreError(f"{location}: not a patchperf store "
+                         f"(patchperf_meta names {meta.get('application')!r})")
+    version = int(meta.get("schema_version", "0"))
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{location}: the store has schema version {version}, newer than this patchperf "
+            f"knows ({SCHEMA_VERSION}); upgrade patchperf"
+        )
+    return version
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())

@@ -1,15 +1,17 @@
-"""The store: one SQLite file holding raw mail verbatim and what analysis made of it.
+"""The store: raw mail verbatim and what analysis made of it, in one SQLite file or a
+PostgreSQL database.
 
-All SQL lives here (DDL in `corpus.schema`); every value is a bound parameter. Writes happen in
-explicit transactions: one per call, or one per chunk inside `Store.batch()`, so a crash loses
-at most the open chunk and never leaves half a message.
+All SQL lives here (DDL in `corpus.schema`); every value is a bound parameter. Each statement
+is written once, in SQL both engines accept (`ON CONFLICT` upserts, `RETURNING`, explicit
+`NULLS FIRST/LAST`); `corpus.connection` hides the rest. Writes happen in explicit
+transactions: one per call, or one per chunk inside `Store.batch()`, so a crash loses at most
+the open chunk and never leaves half a message.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -23,6 +25,8 @@ from analyze.message import content_hash
 # The record types and path helpers live in their own modules; they are re-exported here
 # because callers (corpus.refresh, ingest.run, reports.cli) import them from the store.
 from . import schema
+from .connection import Database
+from .location import StoreLocation, resolve_store
 from .paths import default_db_path, resolve_db_path
 from .records import (
     AddResult,
@@ -32,6 +36,7 @@ from .records import (
     SeriesRow,
     StoreCounts,
     StoredRaw,
+    fold,
     normalize_message_id,
 )
 from .schema import SERIES_STATS
@@ -45,6 +50,7 @@ __all__ = [
     "SeriesRow",
     "Store",
     "StoreCounts",
+    "StoreLocation",
     "StoredRaw",
     "default_db_path",
     "normalize_message_id",
@@ -57,26 +63,59 @@ _CHUNK = 500  # rows per `IN (...)` query: far below SQLite's 32,766 bound varia
 _MESSAGE_KEY = "coalesce(m.message_id, 'sha256:' || m.content_hash)"
 
 
-class Store:
-    """A patchperf store. Use `Store.open(path)`; a context manager that closes the file."""
+def _upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
+    """INSERT of one row replacing the row with the same `key` (SQLite's INSERT OR REPLACE,
+    in the form both engines take; no table references the ones written this way, so an
+    update is the same as SQLite's delete-and-insert)."""
+    rest = [c for c in columns if c not in key]
+    return (f"INSERT INTO {table} ({', '.join(columns)})"
+            f" VALUES ({', '.join('?' * len(columns))})"
+            f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET "
+            + ", ".join(f"{c} = excluded.{c}" for c in rest))
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+
+_SAVE_REJECTION = _upsert("rejections", ("message_row", "analyzer_version", "reason"),
+                          ("message_row",))
+_SAVE_ANALYSIS = _upsert(
+    "analyses", ("message_row", "analyzer_version", "kind", "subject", "from_display", "date",
+                 "date_utc", "tree", "doc"), ("message_row",))
+_SAVE_CLAIM = _upsert(
+    "claims", ("id", "found_row", "origin", "found_in", "quoted", "metric", "direction",
+               "date_utc", "doc", "effect"), ("found_row", "id"))
+_SAVE_VERDICT = _upsert(
+    "verdicts", ("claim_id", "scenario_id", "status", "origin", "found_in", "doc", "judged_at"),
+    ("claim_id",))
+# every table, for `check` on PostgreSQL
+_TABLES = ("messages", "variants", "analyses", "rejections", "claims", "series",
+           "series_members", "cursors", "patchwork", "verdicts")
+
+
+class Store:
+    """A patchperf store. Use `Store.open(path_or_url)`; a context manager that closes it."""
+
+    def __init__(self, conn: Database) -> None:
         self._conn = conn
-        self.path = path
+        self.location = conn.location
         self._batch_depth = 0
         self._commit_every = DEFAULT_COMMIT_EVERY
         self._pending = 0
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, readonly: bool = False) -> Store:
+    def open(cls, path: str | os.PathLike[str] | StoreLocation, *, readonly: bool = False
+             ) -> Store:
         """Open (creating it and its folders if needed) the store at `path`.
 
-        `path` may also be a `sqlite:///` URL. With `readonly`, nothing is ever created or
-        migrated (a mistyped `--db` gives "no such store"), writes raise StoreError, and
+        `path` may also be a `sqlite:///` URL, or a `postgresql://` URL of a database that
+        exists (its tables are made on first open). With `readonly`, nothing is ever created
+        or migrated (a mistyped `--db` gives "no such store"), writes raise StoreError, and
         reading works while another process writes the store (WAL). Raises StoreError naming
-        the file.
+        the store (a URL without its password).
         """
-        file = resolve_db_path(path)
+        location = resolve_store(path)
+        if location.is_postgresql:
+            return cls(schema.connect(location, readonly=readonly))
+        assert location.path is not None
+        file = location.path
         if not readonly:
             try:
                 file.parent.mkdir(parents=True, exist_ok=True)
@@ -86,13 +125,26 @@ class Store:
             raise StoreError(f"{file}: no such store")
         if file.is_dir():
             raise StoreError(f"{file}: is a folder, not a store file")
-        return cls(schema.connect(file, readonly=readonly), file)
+        return cls(schema.connect(location, readonly=readonly))
+
+    @property
+    def path(self) -> Path:
+        """The store's file (a SQLite store; StoreError for PostgreSQL, which has none)."""
+        if self.location.path is None:
+            raise StoreError(f"{self.location}: a PostgreSQL store has no file")
+        return self.location.path
+
+    @property
+    def is_postgresql(self) -> bool:
+        return self.location.is_postgresql
 
     def close(self) -> None:
-        """Close the file; an open batch is rolled back."""
-        if self._conn.in_transaction:
-            self._conn.execute("ROLLBACK")
-        self._conn.close()
+        """Close the store; an open batch is rolled back."""
+        try:
+            if self._conn.in_transaction:
+                self._conn.rollback()
+        finally:
+            self._conn.close()
 
     def __enter__(self) -> Store:
         return self
@@ -104,13 +156,14 @@ class Store:
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
-        """Turn SQLite's operational failures into a StoreError naming the file."""
+        """Turn the database's operational failures into a StoreError naming the store."""
         try:
             yield
-        except (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError):
-            raise  # our own SQL is wrong: a bug, let it surface
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: {schema.describe_error(exc)}") from exc
+        except self._conn.Error as exc:
+            reason = self._conn.describe(exc)
+            if reason is None:
+                raise  # our own SQL is wrong: a bug, let it surface
+            raise StoreError(f"{self.location}: {reason}") from exc
 
     @contextmanager
     def _write(self) -> Iterator[None]:
@@ -119,13 +172,14 @@ class Store:
             yield
             return
         with self._guard():
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._conn.begin_write()
             try:
                 yield
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:
+                    self._conn.rollback()
                 raise
-            self._conn.execute("COMMIT")
+            self._conn.commit()
 
     @contextmanager
     def batch(self, commit_every: int = DEFAULT_COMMIT_EVERY) -> Iterator[Store]:
@@ -144,7 +198,7 @@ class Store:
                 self._batch_depth -= 1
             return
         with self._guard():
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._conn.begin_write()
         self._batch_depth, self._commit_every, self._pending = 1, commit_every, 0
         try:
             yield self
@@ -152,11 +206,11 @@ class Store:
             self._batch_depth = 0
             if self._conn.in_transaction:
                 with self._guard():
-                    self._conn.execute("ROLLBACK")
+                    self._conn.rollback()
             raise
         self._batch_depth = 0
         with self._guard():
-            self._conn.execute("COMMIT")
+            self._conn.commit()
 
     def _tick(self, count: int = 1) -> None:
         """Count writes inside a batch; commit and start a new transaction every N."""
@@ -165,8 +219,8 @@ class Store:
         self._pending += count
         if self._pending >= self._commit_every:
             with self._guard():
-                self._conn.execute("COMMIT")
-                self._conn.execute("BEGIN IMMEDIATE")
+                self._conn.commit()
+                self._conn.begin_write()
             self._pending = 0
 
     # -- raw mail ---------------------------------------------------------------------------
@@ -207,13 +261,12 @@ class Store:
                     (first[0], digest, data, fmt, origin, now),
                 )
                 return AddResult("variant", first[0], mid)
-        cur = conn.execute(
+        row = conn.execute(
             "INSERT INTO messages (message_id, content_hash, raw, fmt, origin, ingested_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
             (mid, digest, data, fmt, origin, now),
-        )
-        assert cur.lastrowid is not None
-        return AddResult("new", cur.lastrowid, mid if mid is not None else f"sha256:{digest}")
+        ).fetchone()[0]
+        return AddResult("new", row, mid if mid is not None else f"sha256:{digest}")
 
     def iter_raw(self, rows: Iterable[int] | None = None) -> Iterator[StoredRaw]:
         """Stream the stored messages (all, or the given rows) in row order, a chunk at a time."""
@@ -281,26 +334,24 @@ class Store:
     def unanalyzed_rows(self, analyzer_version: str | None = None) -> list[int]:
         """Rows with neither an analysis nor a rejection; given a version, rows with neither
         made by that analyzer version."""
+        version = "" if analyzer_version is None else " AND {}.analyzer_version = ?"
         sql = (
             "SELECT m.id FROM messages m WHERE NOT EXISTS (SELECT 1 FROM analyses a"
-            " WHERE a.message_row = m.id AND (?1 IS NULL OR a.analyzer_version = ?1))"
+            f" WHERE a.message_row = m.id{version.format('a')})"
             " AND NOT EXISTS (SELECT 1 FROM rejections r"
-            " WHERE r.message_row = m.id AND (?1 IS NULL OR r.analyzer_version = ?1))"
+            f" WHERE r.message_row = m.id{version.format('r')})"
             " ORDER BY m.id"
         )
+        params = () if analyzer_version is None else (analyzer_version, analyzer_version)
         with self._guard():
-            return [r[0] for r in self._conn.execute(sql, (analyzer_version,))]
+            return [r[0] for r in self._conn.execute(sql, params)]
 
     def save_rejection(self, message_row: int, analyzer_version: str, reason: str) -> None:
         """Record that analysis could not read a stored mail (its raw bytes stay); an older
         analysis of it is dropped, since it no longer holds."""
         with self._write(), self._guard():
             self._conn.execute("DELETE FROM analyses WHERE message_row = ?", (message_row,))
-            self._conn.execute(
-                "INSERT OR REPLACE INTO rejections (message_row, analyzer_version, reason)"
-                " VALUES (?, ?, ?)",
-                (message_row, analyzer_version, reason),
-            )
+            self._conn.execute(_SAVE_REJECTION, (message_row, analyzer_version, reason))
         self._tick()
 
     # -- analyses ---------------------------------------------------------------------------
@@ -319,9 +370,7 @@ class Store:
         with self._guard():
             self._conn.execute("DELETE FROM rejections WHERE message_row = ?", (item.message_row,))
             self._conn.execute(
-                "INSERT OR REPLACE INTO analyses (message_row, analyzer_version, kind,"
-                " subject, from_display, date, date_utc, tree, doc)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                _SAVE_ANALYSIS,
                 (
                     item.message_row, item.analyzer_version, item.kind, item.subject,
                     item.from_display, item.date.isoformat() if item.date else None,
@@ -401,8 +450,7 @@ class Store:
             self._conn.executemany("DELETE FROM claims WHERE found_row = ?",
                                    [(row,) for row, _ in items])
             self._conn.executemany(
-                "INSERT OR REPLACE INTO claims (id, found_row, origin, found_in, quoted, metric,"
-                " direction, date_utc, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                _SAVE_CLAIM,
                 [
                     (
                         d["id"], row, d["message_id"], d["found_in"], int(d["quoted"]),
@@ -410,6 +458,7 @@ class Store:
                         d["direction"],
                         _utc_of_iso(d["date"]) if d.get("date") else None,
                         _compact_json(d),
+                        _effect(d),
                     )
                     for row, docs in items
                     for d in docs
@@ -423,7 +472,7 @@ class Store:
         """Stored claims, one per id (read first-hand where a reply only quoted it), oldest
         first; filtered by metric, direction, date (of the message they were found in) and
         message keys (claims first written in, or read from, those messages)."""
-        clauses: list[str] = ["1"]
+        clauses: list[str] = ["TRUE"]
         params: list[Any] = []
         if metric is not None:
             clauses.append("metric = ?")
@@ -479,6 +528,11 @@ class Store:
             row = self._conn.execute("SELECT value FROM cursors WHERE feed = ?", (feed,)).fetchone()
         return row[0] if row else None
 
+    def cursors(self) -> dict[str, str]:
+        """Every feed's cursor, by feed."""
+        with self._guard():
+            return dict(self._conn.execute("SELECT feed, value FROM cursors").fetchall())
+
     def set_cursor(self, feed: str, value: str) -> None:
         """Record where a feed stopped; call it only once the mail it covers is committed."""
         with self._write():
@@ -503,8 +557,9 @@ class Store:
             self._conn.execute(
                 "INSERT INTO patchwork (message_id, patch_id, series_id, checks) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT(message_id) DO UPDATE SET"
-                " patch_id = coalesce(excluded.patch_id, patch_id),"
-                " series_id = coalesce(excluded.series_id, series_id), checks = excluded.checks",
+                " patch_id = coalesce(excluded.patch_id, patchwork.patch_id),"
+                " series_id = coalesce(excluded.series_id, patchwork.series_id),"
+                " checks = excluded.checks",
                 (message_id, patch_id, series_id, json.dumps(checks, ensure_ascii=False)),
             )
 
@@ -540,11 +595,12 @@ class Store:
         conn.execute("DELETE FROM series WHERE id = ?", (item.id,))  # cascades to members
         conn.execute(
             "INSERT INTO series (id, name, version, total, tree, author, date_utc, complete,"
-            " doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " doc, name_folded, author_folded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 item.id, item.name, item.version, item.total, item.tree, item.author,
                 _utc_text(item.date), None if item.complete is None else int(item.complete),
-                _json(item.doc),
+                _json(item.doc), fold(item.name),
+                None if item.author is None else fold(item.author),
             ),
         )
         members = []
@@ -553,10 +609,10 @@ class Store:
         members += [(item.id, k, "patch", i) for i, k in enumerate(item.patches, 1)]
         base = len(members)
         members += [(item.id, k, "reply", base + i) for i, k in enumerate(item.replies)]
-        # OR IGNORE: a key listed twice (a patch re-sent inside its own thread) is one member.
+        # DO NOTHING: a key listed twice (a patch re-sent inside its own thread) is one member.
         conn.executemany(
-            "INSERT OR IGNORE INTO series_members (series_id, message_key, role, position)"
-            " VALUES (?, ?, ?, ?)",
+            "INSERT INTO series_members (series_id, message_key, role, position)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             members,
         )
 
@@ -573,7 +629,7 @@ class Store:
 
     def all_series(self) -> list[dict[str, Any]]:
         """Every stored series, by date then id."""
-        return self._series_where("1", ())
+        return self._series_where("TRUE", ())
 
     def series_since(self, since: datetime) -> list[dict[str, Any]]:
         """Series dated at or after `since`, by date then id."""
@@ -583,7 +639,7 @@ class Store:
                     author: str | None = None) -> list[dict[str, Any]]:
         """Series dated at or after `since`, of a tree, by an author (a case-insensitive part
         of the From), each filter optional; by date then id."""
-        clauses, params = ["1"], []
+        clauses, params = ["TRUE"], []
         if since is not None:
             clauses.append("date_utc >= ?")
             params.append(_utc_text(since))
@@ -591,9 +647,8 @@ class Store:
             clauses.append("tree = ?")
             params.append(tree)
         if author is not None:
-            # instr, not LIKE: `%` and `_` in the user's text are literal characters
-            clauses.append("instr(casefold(author), ?) > 0")
-            params.append(author.casefold())
+            clauses.append(_CONTAINS.format("author_folded"))
+            params.append(_like_part(fold(author)))
         return self._series_where(" AND ".join(clauses), tuple(params))
 
     def series_for(self, ident: str) -> list[dict[str, Any]]:
@@ -610,7 +665,7 @@ class Store:
         # `where` is always one of this module's literals; user text only travels in params.
         with self._guard():
             rows = self._conn.execute(
-                f"SELECT doc FROM series WHERE {where} ORDER BY date_utc, id", params
+                f"SELECT doc FROM series WHERE {where} ORDER BY date_utc NULLS FIRST, id", params
             ).fetchall()
         return [json.loads(r[0]) for r in rows]
 
@@ -628,8 +683,9 @@ class Store:
             below, more = _after_clause(columns, [getattr(after, c) for c in columns])
             where += f" AND {below}"
             params += tuple(more)
-        # NULLs sort last in SQLite's DESC: series with no claim (or no date) come last
-        order = ", ".join(f"{c} DESC" for c in columns)
+        # series with no claim (or no date) come last: SQLite's DESC does so by itself (and
+        # reads the index for it all the same), PostgreSQL's puts NULLs first unless told
+        order = ", ".join(f"{c} DESC NULLS LAST" for c in columns)
         with self._guard():
             # `where` and `order` are this module's literals; user text travels in params
             rows = self._conn.execute(
@@ -649,10 +705,10 @@ class Store:
     @staticmethod
     def _page_filter(search: str | None, tree: str | None, has_claims: bool,
                      verdict: str | None) -> tuple[str, tuple[Any, ...]]:
-        clauses, params = ["1"], []
+        clauses, params = ["TRUE"], []
         if search:
-            clauses.append("instr(casefold(name), ?) > 0")  # not LIKE: `%` and `_` are literal
-            params.append(search.casefold())
+            clauses.append(_CONTAINS.format("name_folded"))
+            params.append(_like_part(fold(search)))
         if tree:
             clauses.append("tree = ?")
             params.append(tree)
@@ -681,9 +737,7 @@ class Store:
                  c["found_in"], _json(c["verdict"]), _now())
                 for c in claims if c.get("scenario_id") and c.get("verdict")]
         with self._write(), self._guard():
-            self._conn.executemany(
-                "INSERT OR REPLACE INTO verdicts (claim_id, scenario_id, status, origin, found_in,"
-                " doc, judged_at) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+            self._conn.executemany(_SAVE_VERDICT, rows)
         return len(rows)
 
     def stored_verdicts(self, claim_ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -711,7 +765,19 @@ class Store:
     def check(self, *, full: bool = False) -> None:
         """Read every page of the file (SQLite's quick_check; with `full`, integrity_check,
         which also matches each index to its table); StoreError naming the first damage.
-        Commands find damage only in the pages they read: this finds it anywhere."""
+        Commands find damage only in the pages they read: this finds it anywhere.
+
+        PostgreSQL checks its own pages (checksums, when the cluster has them) as it reads
+        them: here every table is counted through, and with `full` every value of every row
+        is read (TOASTed documents and mail too), after the schema version was checked on
+        open. A damaged page is then the server's error, one line."""
+        if self.is_postgresql:
+            with self._guard():
+                for table in _TABLES:
+                    # `table` is one of this module's literals
+                    where = f" WHERE ({table}.*)::text IS NOT NULL" if full else ""
+                    self._conn.execute(f"SELECT count(*) FROM {table}{where}").fetchone()
+            return
         pragma = "integrity_check(20)" if full else "quick_check(20)"
         with self._guard():
             result = [str(r[0]) for r in self._conn.execute(f"PRAGMA {pragma}")]
@@ -720,8 +786,18 @@ class Store:
             raise StoreError(f"{self.path}: the store file is corrupted: {result[0][:200]}{more}; "
                              "left as it is (`sqlite3 FILE .recover` saves what can still be read)")
 
+    def size_bytes(self) -> int:
+        """How much the store takes on disk: the file, or the database."""
+        if self.is_postgresql:
+            with self._guard():
+                return int(self._conn.execute(
+                    "SELECT pg_database_size(current_database())").fetchone()[0])
+        return self.path.stat().st_size
+
     def journal_mode(self) -> str:
-        """The SQLite journal mode (`wal` for a writable store)."""
+        """The SQLite journal mode (`wal` for a writable store); a SQLite store's only."""
+        if self.is_postgresql:
+            raise StoreError(f"{self.location}: PostgreSQL keeps its own write-ahead log")
         with self._guard():
             return str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
 
@@ -744,7 +820,7 @@ class Store:
             messages: dict[str, Any] = {}
             for row, key, mid, digest, fmt, origin, raw in conn.execute(
                 f"SELECT m.id, {_MESSAGE_KEY}, m.message_id, m.content_hash, m.fmt, m.origin,"
-                " m.raw FROM messages m"
+                " m.raw FROM messages m ORDER BY m.id"
             ):
                 messages[key] = {
                     "message_id": mid, "content_hash": digest, "raw_sha256": content_hash(raw),
@@ -770,10 +846,12 @@ class Store:
             series = {
                 sid: {"name": name, "version": ver, "total": total, "tree": tree,
                       "author": author, "date_utc": utc, "complete": complete,
-                      "doc": json.loads(doc), "members": members.get(sid, [])}
-                for sid, name, ver, total, tree, author, utc, complete, doc in conn.execute(
-                    "SELECT id, name, version, total, tree, author, date_utc, complete, doc"
-                    " FROM series"
+                      "doc": json.loads(doc), "members": members.get(sid, []),
+                      "claims": claims, "effect": effect}
+                for sid, name, ver, total, tree, author, utc, complete, doc, claims, effect
+                in conn.execute(
+                    "SELECT id, name, version, total, tree, author, date_utc, complete, doc,"
+                    " claims, effect FROM series"
                 )
             }
             rejections = {
@@ -789,7 +867,7 @@ class Store:
                 " JOIN messages m ON m.id = c.found_row"
             ):
                 claims.setdefault(key, {})[cid] = json.loads(doc)
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            version = schema.stored_version(conn)
         return {"schema_version": version, "messages": messages, "analyses": analyses,
                 "series": series, "rejections": rejections, "claims": claims}
 
@@ -853,9 +931,29 @@ def _json(doc: Mapping[str, Any] | str) -> str:
     return doc if isinstance(doc, str) else encode_doc(doc)
 
 
+def _effect(claim: Mapping[str, Any]) -> float | None:
+    """The change a claim claims, absolute, percent: computed, else as stated (what the
+    series list ranks by, SERIES_STATS)."""
+    change = claim.get("change_pct")
+    if change is None:
+        change = claim.get("stated_change_pct")
+    return None if change is None else abs(float(change))
+
+
+# A part of the text, anywhere in a folded column: LIKE with the user's `%`, `_` and `\`
+# escaped, the one substring test SQLite and PostgreSQL spell alike (instr/strpos differ).
+# Both sides are casefolded, so SQLite's ASCII-blind LIKE changes nothing.
+_CONTAINS = "{} LIKE ? ESCAPE '\\'"
+
+
+def _like_part(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
 def _after_clause(columns: Sequence[str], values: Sequence[Any]) -> tuple[str, list[Any]]:
-    """Rows after (values) in `ORDER BY c1 DESC, c2 DESC, ...`, NULLs last (SQLite's DESC);
-    the last column is never NULL (the id)."""
+    """Rows after (values) in `ORDER BY c1 DESC NULLS LAST, c2 DESC NULLS LAST, ...`; the
+    last column is never NULL (the id)."""
     column, value = columns[0], values[0]
     if len(columns) == 1:
         return f"{column} < ?", [value]
@@ -872,4 +970,5 @@ def _chunks(values: list[Any]) -> Iterator[list[Any]]:
 
 
 def _marks(values: Sequence[Any]) -> str:
-    return ", ".join("?" * len(values))
+    # `IN ()` is SQLite's alone; `IN (NULL)` matches nothing in both
+    return ", ".join("?" * len(values)) if values else "NULL"

@@ -32,7 +32,7 @@ def judge_stored_claim(store: Store, claim_id: str, limits: Limits = DEFAULT_LIM
     those the mail was analysed with (`PATCHPERF_LIMIT_*`), to read it again the same."""
     copies = store.claim_docs_by_id(claim_id)
     if not copies:
-        raise ModelError(f"{claim_id}: no such claim in {store.path}")
+        raise ModelError(f"{claim_id}: no such claim in {store.location}")
     keys = [copies[0]["found_in"]]
     if copies[0].get("message_id") and copies[0]["message_id"] not in keys:
         keys.append(copies[0]["message_id"])

@@ -26,6 +26,8 @@ from pathlib import Path
 from analyze.errors import BadInput, PatchperfError, UsageError
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
+from corpus.connection import SYNC_LOCK, session_lock
+from corpus.location import StoreLocation, resolve_store
 from corpus.store import Store, StoredRaw
 
 from .http import FetchFailed, NotFound, PoliteClient
@@ -262,16 +264,26 @@ def sync_one(store: Store, feed: Feed, client: PoliteClient, limits: Limits = DE
 
 
 @contextmanager
-def sync_lock(db_path: str | Path, wait: bool = False) -> Iterator[Path]:
+def sync_lock(db: StoreLocation | str | Path, wait: bool = False) -> Iterator[None]:
     """Hold the store's sync lock; SyncLocked at once when another sync holds it (unless
-    `wait`)."""
-    path = Path(f"{db_path}.sync.lock")
+    `wait`). A file beside a SQLite store; for a PostgreSQL store, an advisory lock in the
+    database, so syncs on other machines wait for it too."""
+    location = resolve_store(db)
+    if location.is_postgresql:
+        with session_lock(location, SYNC_LOCK, wait=wait) as held:
+            if not held:
+                raise SyncLocked(f"another patchperf sync holds the sync lock of {location}; "
+                                 "this one does nothing")
+            yield
+        return
+    path = location.side_file(".sync.lock")
+    path.parent.mkdir(parents=True, exist_ok=True)  # (as opening the store would)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
             raise SyncLocked(f"another patchperf sync holds {path}; this one does nothing") from None
-        yield path
+        yield
     finally:
         os.close(fd)  # (closing releases the lock)

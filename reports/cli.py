@@ -32,6 +32,7 @@ from .safe import inert, inert_json
 from .since import parse_since
 
 if TYPE_CHECKING:
+    from corpus.location import StoreLocation
     from corpus.store import Store
 
 FORMATS = ("table", "json", "markdown", "html")
@@ -114,10 +115,16 @@ def _report_problems(problems: Sequence[Problem], usable: int) -> int:
 
 
 def _open_store(ctx: click.Context, readonly: bool = False) -> Store:
-    from corpus.store import Store, default_db_path
+    from corpus.store import Store
 
-    settings = _settings(ctx)
-    return Store.open(settings.db if settings.db else default_db_path(), readonly=readonly)
+    return Store.open(_store_location(ctx), readonly=readonly)
+
+
+def _store_location(ctx: click.Context) -> StoreLocation:
+    """`--db`, else `$PATCHPERF_DB`, else the file in the user data dir."""
+    from corpus.location import resolve_store
+
+    return resolve_store(_settings(ctx).db or None)
 
 
 @contextmanager
@@ -344,7 +351,7 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
         if ident:
             doc = select_document(store, ident=ident)
             if not doc["series"] and not doc["messages"]:
-                raise click.UsageError(f"{ident}: no such series or message in {store.path}")
+                raise click.UsageError(f"{ident}: no such series or message in {store.location}")
             what = ident
         else:
             when = None if all_ else parse_since(since or "7d")
@@ -411,7 +418,6 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
     """The cron job: each feed's new mail into the store, from its cursor (FEED: lore:LIST,
     on $PATCHPERF_LORE_URL, default https://lore.kernel.org)."""
     from corpus.refresh import analyze_rows
-    from corpus.store import default_db_path
     from ingest.http import PoliteClient
     from ingest.sync import FeedResult, SyncLocked, git_storing, parse_feed, sync_lock, sync_one
 
@@ -429,11 +435,11 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
     start = parse_since(since) if since else None
     limits = limits_from_env()
     settings = _settings(ctx)
-    db = settings.db if settings.db else str(default_db_path())
-    cache = Path(f"{db}.http-cache")
+    location = _store_location(ctx)
+    cache = location.side_file(".http-cache")
     failed = False
     try:
-        with sync_lock(db, wait=wait), _open_store(ctx) as store, \
+        with sync_lock(location, wait=wait), _open_store(ctx) as store, \
                 PoliteClient(cache_dir=cache) as client:
             for feed in parsed:
                 before = (client.stats.requests, client.stats.cached)
@@ -565,9 +571,9 @@ def check(ctx: click.Context, full: bool) -> None:
     with _open_store(ctx, readonly=True) as store:
         store.check(full=full)
         counts = store.counts()
-        size = store.path.stat().st_size
-    click.echo(f"{store.path}: ok, {counts.messages:,} messages, {size / 2**20:,.1f} MiB read "
-               f"in {time.perf_counter() - started:.1f} s")
+        size = store.size_bytes()
+    click.echo(f"{store.location}: ok, {counts.messages:,} messages, {size / 2**20:,.1f} MiB "
+               f"read in {time.perf_counter() - started:.1f} s")
 
 
 @cli.command()

@@ -9,11 +9,20 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+# The store the store-touching tests run on (PATCHPERF_TEST_BACKEND): `sqlite` (a file in
+# tmp_path), or `postgresql` (a fresh database on the test server, tests/pg_server.py).
+# `make test` runs the suite on SQLite, then the tests marked `store` again on PostgreSQL.
+from stores import ON_POSTGRESQL
+
 # Hypothesis profiles: `ci` for `make test` (what a test does not set itself: the fuzz
 # harness, tests/test_fuzz.py), `fuzz` for `make fuzz`, the long run SECURITY.md quotes.
 settings.register_profile("ci", max_examples=150, deadline=None)
 settings.register_profile("fuzz", max_examples=12_000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# A test asking for one of these touches the store: marked `store` by that alone.
+STORE_FIXTURES = frozenset({"db", "make_db", "session_make_db", "fresh_store", "bundled_db",
+                            "bundled_copy", "bundled_store"})
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("PATCHPERF_SHARED", REPO.parent / "shared"))
@@ -28,6 +37,16 @@ def _require_shared(sub: str) -> Path:
     if os.environ.get("PATCHPERF_REQUIRE_SHARED") == "1":
         pytest.fail(reason + "; PATCHPERF_REQUIRE_SHARED=1 makes this a failure")
     pytest.skip(reason)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if STORE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.store)
+        only = item.get_closest_marker("sqlite_only")
+        if ON_POSTGRESQL and only is not None:
+            reason = only.args[0] if only.args else "about the SQLite file itself"
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
 
 
 @pytest.fixture
@@ -108,30 +127,95 @@ def cli(capsys):
 
 
 @pytest.fixture(scope="session")
-def bundled_db(tmp_path_factory) -> Path:
+def pg_server():
+    """The PostgreSQL server of the session (tests/pg_server.py); the test is skipped when
+    there is none, or fails with PATCHPERF_REQUIRE_PG=1 (CI)."""
+    from pg_server import find_server
+
+    server, reason = find_server()
+    if server is None:
+        if os.environ.get("PATCHPERF_REQUIRE_PG") == "1":
+            pytest.fail(f"no PostgreSQL to test against: {reason}; "
+                        "PATCHPERF_REQUIRE_PG=1 makes this a failure")
+        pytest.skip(f"no PostgreSQL to test against: {reason}")
+    yield server
+    server.stop()
+
+
+class StoreMaker:
+    """`make()` → where a new, empty store is (a str for `--db` or `Store.open`): a SQLite
+    file in `folder`, or a fresh PostgreSQL database on `server`. `make(copy_of=db)`: a
+    copy of that store (the file copied, or a database made from it as its template)."""
+
+    def __init__(self, folder: Path, server) -> None:
+        self.folder, self.server, self.made = folder, server, []
+
+    def __call__(self, copy_of: str | Path | None = None) -> str:
+        import shutil
+
+        if self.server is None:
+            self.made.append(str(self.folder / "stores" / f"{len(self.made)}.db"))
+            if copy_of is not None:
+                Path(self.made[-1]).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(copy_of, self.made[-1])
+        else:
+            from urllib.parse import urlsplit
+
+            template = urlsplit(str(copy_of)).path.lstrip("/") if copy_of else "template0"
+            self.made.append(self.server.create_database(template=template))
+        return self.made[-1]
+
+    def drop_all(self) -> None:
+        if self.server is not None:
+            for url in self.made:
+                self.server.drop_database(url)
+
+
+@pytest.fixture
+def make_db(request, tmp_path):
+    """A StoreMaker for this test's stores, dropped after it."""
+    maker = StoreMaker(tmp_path, request.getfixturevalue("pg_server") if ON_POSTGRESQL else None)
+    yield maker
+    maker.drop_all()
+
+
+@pytest.fixture(scope="session")
+def session_make_db(request, tmp_path_factory):
+    """A StoreMaker for stores a module or the session shares (module-scoped fixtures)."""
+    maker = StoreMaker(tmp_path_factory.mktemp("shared-stores"),
+                       request.getfixturevalue("pg_server") if ON_POSTGRESQL else None)
+    yield maker
+    maker.drop_all()
+
+
+@pytest.fixture
+def db(make_db) -> str:
+    """Where this test's store is: a SQLite file, or a PostgreSQL database (`make_db`)."""
+    return make_db()
+
+
+@pytest.fixture(scope="session")
+def bundled_db(session_make_db) -> str:
     """A store of the bundled corpus (corpus/threads), built once: never write to it; take
     `bundled_copy` or `bundled_store` for a test that writes."""
     from stores import ingest_into
 
     from corpus.bundled import bundled_threads
 
-    db = tmp_path_factory.mktemp("bundled") / "corpus.db"
+    db = session_make_db()
     with bundled_threads() as folder:
-        return ingest_into(db, *sorted(folder.glob("*.mbox")))
+        ingest_into(db, *sorted(folder.glob("*.mbox")))
+    return db
 
 
 @pytest.fixture
-def bundled_copy(bundled_db: Path, tmp_path: Path) -> Path:
+def bundled_copy(bundled_db: str, make_db) -> str:
     """A copy of the bundled store, this test's own."""
-    import shutil
-
-    copy = tmp_path / "store.db"
-    shutil.copyfile(bundled_db, copy)
-    return copy
+    return make_db(copy_of=bundled_db)
 
 
 @pytest.fixture
-def bundled_store(bundled_copy: Path):
+def bundled_store(bundled_copy: str):
     """The copy of the bundled store, open."""
     from corpus.store import Store
 

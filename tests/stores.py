@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
+
+# tests/conftest.py: which store the store-touching tests run on
+ON_POSTGRESQL = os.environ.get("PATCHPERF_TEST_BACKEND", "sqlite") == "postgresql"
 
 GEN_MBOX = Path(__file__).resolve().parent / "bench" / "gen_mbox.py"
 # A mail analysis refuses (1,500 MIME parts), and one whose table is past a 30-line limit.
@@ -18,8 +22,8 @@ LONG_TABLE = (b"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: a@b\nSubject: [PAT
               + b"".join(b"%d | %d Mpps | %d Mpps\n" % (i, i + 1, i + 2) for i in range(40)))
 
 
-def ingest_into(db: Path, *paths: Path, codes: tuple[int, ...] = (0,)) -> Path:
-    """`patchperf --db DB ingest PATHS...` in-process; the store's path."""
+def ingest_into(db: str | Path, *paths: Path, codes: tuple[int, ...] = (0,)) -> str | Path:
+    """`patchperf --db DB ingest PATHS...` in-process; the store (as given)."""
     from reports.cli import main
 
     code = main(["--db", str(db), "--quiet", "ingest", *map(str, paths)])
@@ -38,10 +42,10 @@ def gen_mbox() -> ModuleType:
     return module
 
 
-def unanalysed_store(root: Path, n: int = 900) -> Path:
-    """A store of `n` generated mails, the bundled threads, REFUSED and LONG_TABLE, stored
-    but not analysed: what `analyze --all` on any number of workers must give the same
-    results for."""
+def unanalysed_store(root: Path, n: int = 900, db: str | Path | None = None) -> Path | str:
+    """A store (`db`, else a file in `root`) of `n` generated mails, the bundled threads,
+    REFUSED and LONG_TABLE, stored but not analysed: what `analyze --all` on any number of
+    workers must give the same results for."""
     from corpus.bundled import bundled_threads
     from reports.cli import main
 
@@ -49,7 +53,7 @@ def unanalysed_store(root: Path, n: int = 900) -> Path:
     gen_mbox().generate(mbox, n=n, seed=5)
     odd = root / "odd.mbox"
     odd.write_bytes(REFUSED + LONG_TABLE)
-    db = root / "store.db"
+    db = root / "store.db" if db is None else db
     with bundled_threads() as folder:
         assert main(["--db", str(db), "--quiet", "ingest", "--no-analyze", str(mbox), str(odd),
                      *map(str, sorted(folder.glob("*.mbox")))]) == 0

@@ -27,8 +27,8 @@ def _one_error_line(err: str, path: Path) -> str:
     return lines[0]
 
 
-def _alone_then_in_batch(cli, tmp_path: Path, bad: Path, expect: str) -> None:
-    for command in (("analyze",), ("ingest", "--db", tmp_path / "store.db")):
+def _alone_then_in_batch(cli, tmp_path: Path, bad: Path, expect: str, db: str) -> None:
+    for command in (("analyze",), ("ingest", "--db", db)):
         alone = cli(*command, bad)
         assert alone.code == 2, (command, alone.err)
         assert expect in _one_error_line(alone.err, bad).lower()
@@ -40,42 +40,42 @@ def _alone_then_in_batch(cli, tmp_path: Path, bad: Path, expect: str) -> None:
         line = _one_error_line(batch.err, bad)
         assert "warning" in line
     # the good mail of the batch was stored
-    report = cli("report", "--all", "--db", tmp_path / "store.db", "--format", "json")
+    report = cli("report", "--all", "--db", db, "--format", "json")
     assert [m["message_id"] for m in report.json()["messages"]] == ["good-1@example.org"]
 
 
-def test_empty_file(cli, tmp_path):
+def test_empty_file(cli, db, tmp_path):
     bad = tmp_path / "empty.mbox"
     bad.write_bytes(b"")
-    _alone_then_in_batch(cli, tmp_path, bad, "empty")
+    _alone_then_in_batch(cli, tmp_path, bad, "empty", db)
 
 
-def test_binary_garbage(cli, tmp_path):
+def test_binary_garbage(cli, db, tmp_path):
     bad = tmp_path / "garbage.bin"
     bad.write_bytes(bytes(range(256)) * 40 + os.urandom(2048))
-    _alone_then_in_batch(cli, tmp_path, bad, "not a mail")
+    _alone_then_in_batch(cli, tmp_path, bad, "not a mail", db)
 
 
-def test_truncated_mbox(cli, tmp_path):
+def test_truncated_mbox(cli, db, tmp_path):
     bad = tmp_path / "cut.mbox"
     # one message, cut inside its header block: what a failed download leaves
     bad.write_bytes(b"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Ana <ana@example.org>\nSubject: [PATCH] x\nDa")
-    _alone_then_in_batch(cli, tmp_path, bad, "truncated")
+    _alone_then_in_batch(cli, tmp_path, bad, "truncated", db)
 
 
-def test_truncated_gzip(cli, tmp_path):
+def test_truncated_gzip(cli, db, tmp_path):
     bad = tmp_path / "t.mbox.gz"
     bad.write_bytes(gzip.compress(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + GOOD * 50)[:-40])
-    _alone_then_in_batch(cli, tmp_path, bad, "truncated")
+    _alone_then_in_batch(cli, tmp_path, bad, "truncated", db)
 
 
-def test_gzip_past_the_limit(cli, tmp_path, monkeypatch):
+def test_gzip_past_the_limit(cli, db, tmp_path, monkeypatch):
     # A real bomb at the default 256 MiB limit would cost seconds; the limit is the same
     # code path at any size, so the test lowers it (as a user can, for a backfill).
     monkeypatch.setenv("PATCHPERF_LIMIT_DECOMPRESSED_BYTES", str(1 << 20))
     bad = tmp_path / "bomb.mbox.gz"
     bad.write_bytes(gzip.compress(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + GOOD + b"\0" * (8 << 20)))
-    _alone_then_in_batch(cli, tmp_path, bad, "limit")
+    _alone_then_in_batch(cli, tmp_path, bad, "limit", db)
 
 
 def test_folder_with_no_mail(cli, tmp_path):
@@ -115,7 +115,7 @@ def test_usage_errors_exit_2(cli, args):
     assert "Traceback" not in result.err
 
 
-def test_a_table_past_the_limit_is_one_warning_the_mail_kept(cli, tmp_path, monkeypatch):
+def test_a_table_past_the_limit_is_one_warning_the_mail_kept(db, cli, tmp_path, monkeypatch):
     """PATCHPERF_LIMIT_TABLE_LINES: a table longer than the limit is named in one warning;
     the mail is analysed and stored without that message's claims."""
     monkeypatch.setenv("PATCHPERF_LIMIT_TABLE_LINES", "20")
@@ -128,7 +128,6 @@ def test_a_table_past_the_limit_is_one_warning_the_mail_kept(cli, tmp_path, monk
     assert "table exceeds the limit of 20 lines; its claims are not read" in line
     assert analyzed.json()["messages"] and analyzed.json()["claims"] == []
 
-    db = tmp_path / "store.db"
     ingested = cli("ingest", "--db", db, bad)
     assert ingested.code == 0 and "table exceeds the limit of 20 lines" in _one_error_line(ingested.err, bad)
     monkeypatch.setenv("PATCHPERF_LIMIT_TABLE_LINES", "100")

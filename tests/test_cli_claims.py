@@ -6,8 +6,7 @@ import pytest
 
 
 @pytest.fixture
-def seeds_db(cli, seeds_dir, tmp_path):
-    db = tmp_path / "store.db"
+def seeds_db(cli, seeds_dir, db):
     result = cli("ingest", seeds_dir, "--db", db)
     assert result.code == 0, result.err
     return db

@@ -3,12 +3,13 @@ epochs; each message stored once, the cursor per epoch at its head."""
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
 from epoch_repo import fast_import
+
+from corpus.store import Store
 
 
 def mail(n: int) -> bytes:
@@ -17,14 +18,14 @@ def mail(n: int) -> bytes:
             f"\nBody {n}.\n").encode()
 
 
-def stored(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return sorted(r[0] for r in conn.execute("SELECT message_id FROM messages"))
+def stored(db: str) -> list[str]:
+    with Store.open(db, readonly=True) as store:
+        return sorted(m["message_id"] for m in store.dump()["messages"].values())
 
 
-def cursors(db: Path) -> dict[str, str]:
-    with sqlite3.connect(db) as conn:
-        return dict(conn.execute("SELECT feed, value FROM cursors"))
+def cursors(db: str) -> dict[str, str]:
+    with Store.open(db, readonly=True) as store:
+        return store.cursors()
 
 
 def head(repo: Path) -> str:
@@ -39,10 +40,9 @@ def clone(tmp_path: Path) -> Path:
     return root
 
 
-def test_additions_deletion_and_more(cli, clone: Path, tmp_path: Path) -> None:
+def test_additions_deletion_and_more(db, cli, clone: Path, tmp_path: Path) -> None:
     epoch = clone / "git" / "0.git"
     fast_import(epoch, [("m", mail(1)), ("m", mail(2)), ("d", mail(2)), ("m", mail(3))])
-    db = tmp_path / "s.db"
     first = cli("sync", "lore:netdev", "--git", clone, "--db", db)
     assert first.code == 0, first.err
     assert stored(db) == ["e1@example.org", "e2@example.org", "e3@example.org"]
@@ -54,10 +54,9 @@ def test_additions_deletion_and_more(cli, clone: Path, tmp_path: Path) -> None:
     assert stored(db) == [f"e{n}@example.org" for n in range(1, 6)]
 
 
-def test_a_rewritten_history_is_read_again(cli, clone: Path, tmp_path: Path) -> None:
+def test_a_rewritten_history_is_read_again(db, cli, clone: Path, tmp_path: Path) -> None:
     epoch = clone / "git" / "0.git"
     fast_import(epoch, [("m", mail(n)) for n in (1, 2, 3)])
-    db = tmp_path / "s.db"
     assert cli("sync", "lore:netdev", "--git", clone, "--db", db).code == 0
     # a purge: message 2 is gone from a history rebuilt from its root, and 4 arrived
     fast_import(epoch, [("m", mail(n)) for n in (1, 3, 4)], fresh_root=True)
@@ -69,17 +68,16 @@ def test_a_rewritten_history_is_read_again(cli, clone: Path, tmp_path: Path) -> 
     assert cursors(db)["lore:netdev#git/0.git"] == head(epoch)
 
 
-def test_epochs_in_order(cli, clone: Path, tmp_path: Path) -> None:
+def test_epochs_in_order(db, cli, clone: Path, tmp_path: Path) -> None:
     fast_import(clone / "git" / "1.git", [("m", mail(3))])
     fast_import(clone / "git" / "0.git", [("m", mail(1)), ("m", mail(2))])
-    db = tmp_path / "s.db"
     result = cli("sync", "lore:netdev", "--git", clone, "--db", db)
     assert result.code == 0 and "3 new" in result.out
     assert set(cursors(db)) == {"lore:netdev#git/0.git", "lore:netdev#git/1.git"}
 
 
-def test_not_an_epoch_clone(cli, tmp_path: Path) -> None:
+def test_not_an_epoch_clone(db, cli, tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
-    result = cli("sync", "lore:netdev", "--git", empty, "--db", tmp_path / "s.db")
+    result = cli("sync", "lore:netdev", "--git", empty, "--db", db)
     assert result.code == 1 and "no public-inbox epochs" in result.err

@@ -190,11 +190,10 @@ def test_atom_polling_and_its_fall_back(httpserver: HTTPServer, client) -> None:
     assert [e.message_id for e in entries] == ["n21@x", "n22@x", "n23@x", "n24@x"]
 
 
-def test_ingest_a_lore_url_brings_the_thread(cli, httpserver: HTTPServer, tmp_path) -> None:
+def test_ingest_a_lore_url_brings_the_thread(db, cli, httpserver: HTTPServer, tmp_path) -> None:
     thread = gzip.compress(mboxrd(mail(1), mail(2)))
     httpserver.expect_request("/netdev/m2@example.org/t.mbox.gz").respond_with_data(
         thread, content_type="application/gzip")
-    db = tmp_path / "s.db"
     result = cli("ingest", httpserver.url_for("/netdev/m2@example.org/"), "--db", db)
     assert result.code == 0, result.err
     assert "2 new" in result.out
@@ -252,7 +251,7 @@ def test_atom_times_outside_what_an_archive_can_hold_are_skipped() -> None:
     assert [e.message_id for e in entries] == ["m2@x"]
 
 
-def test_ingest_what_a_search_finds(cli, httpserver: HTTPServer, tmp_path, monkeypatch) -> None:
+def test_ingest_what_a_search_finds(db, cli, httpserver: HTTPServer, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("PATCHPERF_LORE_URL", httpserver.url_for("/").rstrip("/"))
     found = gzip.compress(mboxrd(mail(1), mail(2)))
     httpserver.expect_request("/netdev/", method="POST",
@@ -261,7 +260,6 @@ def test_ingest_what_a_search_finds(cli, httpserver: HTTPServer, tmp_path, monke
     httpserver.expect_request("/netdev/", method="POST",
                               query_string={"q": "s:nothing", "x": "m"}).respond_with_data(
         "No results found", status=404)
-    db = tmp_path / "s.db"
     result = cli("ingest", "lore:netdev", "--query", "s:act_police", "--db", db)
     assert result.code == 0 and "2 new" in result.out, result.err
     none = cli("ingest", "lore:netdev", "--query", "s:nothing", "--db", db)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import email
 import re
-import sqlite3
 from datetime import date
 from pathlib import Path
 
@@ -74,14 +73,13 @@ def site(httpserver: HTTPServer) -> Site:
     return found
 
 
-def stored(db: Path) -> dict[str, bytes]:
-    with sqlite3.connect(db) as conn:
-        return dict(conn.execute("SELECT message_id, raw FROM messages"))
+def stored(db: str) -> dict[str, bytes]:
+    with Store.open(db, readonly=True) as store:
+        return {key: store.get_raw(key) or b"" for key in store.dump()["messages"]}
 
 
-def test_days_messages_and_attachments(site: Site, httpserver: HTTPServer, tmp_path: Path) -> None:
+def test_days_messages_and_attachments(db, site: Site, httpserver: HTTPServer, tmp_path: Path) -> None:
     feed = parse_feed("openwall:netdev", {"PATCHPERF_OPENWALL_URL": httpserver.url_for("/")})
-    db = tmp_path / "s.db"
     with Store.open(db) as store, PoliteClient() as client:
         first = sync_openwall(store, feed, client, Limits(), today=date(2024, 4, 19))
         assert first.error is None and len(first.new_rows) == 2  # a first run: today
@@ -120,9 +118,8 @@ def test_attachments_count_against_the_message_limit(site: Site, httpserver: HTT
         assert b"perf.txt" in roomy.message(date(2024, 4, 19), 2).data
 
 
-def test_a_day_that_grows_is_read_again(site: Site, httpserver: HTTPServer, tmp_path: Path) -> None:
+def test_a_day_that_grows_is_read_again(db, site: Site, httpserver: HTTPServer, tmp_path: Path) -> None:
     feed = parse_feed("openwall:netdev", {"PATCHPERF_OPENWALL_URL": httpserver.url_for("/")})
-    db = tmp_path / "s.db"
     from datetime import datetime
     with Store.open(db) as store, PoliteClient() as client:
         sync_openwall(store, feed, client, Limits(), since=datetime(2024, 4, 18),
@@ -139,9 +136,8 @@ def test_a_day_that_grows_is_read_again(site: Site, httpserver: HTTPServer, tmp_
     assert sorted(messages) == ["/netdev/2024/04/18/2", "/netdev/2024/04/20/1"]
 
 
-def test_ingest_one_openwall_message_url(cli, site: Site, httpserver: HTTPServer,
+def test_ingest_one_openwall_message_url(db, cli, site: Site, httpserver: HTTPServer,
                                          tmp_path: Path) -> None:
-    db = tmp_path / "s.db"
     result = cli("ingest", httpserver.url_for("/netdev/2024/04/19/2"), "--db", db)
     assert result.code == 0 and "1 new" in result.out, result.err
     assert set(stored(db)) == {"ow19-2@example.org"}
@@ -149,13 +145,12 @@ def test_ingest_one_openwall_message_url(cli, site: Site, httpserver: HTTPServer
     assert bad.code == 2 and "not a date" in bad.err
 
 
-def test_feeds_from_the_config_file(cli, site: Site, httpserver: HTTPServer, tmp_path: Path,
+def test_feeds_from_the_config_file(db, cli, site: Site, httpserver: HTTPServer, tmp_path: Path,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     config = tmp_path / "config.toml"
     config.write_text(f'feeds = ["openwall:netdev"]\n[urls]\nopenwall = "{httpserver.url_for("/")}"\n')
     monkeypatch.setenv("PATCHPERF_CONFIG", str(config))
     monkeypatch.delenv("PATCHPERF_OPENWALL_URL", raising=False)
-    db = tmp_path / "s.db"
     result = cli("sync", "--db", db)
     assert result.code == 0, result.err
     assert result.out.startswith("openwall:netdev:")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from datetime import datetime
 from pathlib import Path
 
@@ -72,9 +71,8 @@ def server(httpserver: HTTPServer) -> Server:
     return found
 
 
-def test_events_across_three_pages(server: Server, tmp_path: Path) -> None:
+def test_events_across_three_pages(db, server: Server, tmp_path: Path) -> None:
     feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
-    db = tmp_path / "s.db"
     with Store.open(db) as store, PoliteClient() as client:
         result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
         assert result.error is None
@@ -88,10 +86,9 @@ def test_events_across_three_pages(server: Server, tmp_path: Path) -> None:
         again = sync_patchwork(store, feed, client, Limits())
     assert again.new_rows == [] and again.threads == 0  # nothing after event 5
     assert "/series/7/mbox/" not in server.requests
-    with sqlite3.connect(db) as conn:
-        assert sorted(r[0] for r in conn.execute("SELECT message_id FROM messages")) == [
-            "pw1@x", "pw2@x"]
-        (cursor,) = conn.execute("SELECT value FROM cursors WHERE feed='patchwork:netdevbpf'").fetchone()
+    with Store.open(db, readonly=True) as check:
+        assert sorted(check.dump()["messages"]) == ["pw1@x", "pw2@x"]
+        cursor = check.get_cursor("patchwork:netdevbpf")
     assert json.loads(cursor) == {"since": "2024-09-02T10:03:00", "last_id": 5}
 
 
@@ -104,12 +101,12 @@ def test_link_header() -> None:
 
 @pytest.mark.parametrize("mbox", ["http://169.254.169.254/latest/meta-data/", "http://[::1/x",
                                   "file:///etc/passwd", "{base}/series/\x00/mbox/", "https:{rest}"])
-def test_links_off_the_site_are_not_followed(server: Server, tmp_path: Path, mbox: str) -> None:
+def test_links_off_the_site_are_not_followed(db, server: Server, tmp_path: Path, mbox: str) -> None:
     # (the last: Patchwork's own host, but not its scheme)
     rest = server.base.removeprefix("http:") + "/series/7/mbox/"
     server.events[2]["payload"]["series"]["mbox"] = mbox.format(base=server.base, rest=rest)
     feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
-    with Store.open(tmp_path / "s.db") as store, PoliteClient() as client:
+    with Store.open(db) as store, PoliteClient() as client:
         result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
     # that mbox is reported and skipped; the feed goes on with the other events
     assert result.error is None and result.checks == 1
@@ -117,13 +114,13 @@ def test_links_off_the_site_are_not_followed(server: Server, tmp_path: Path, mbo
     assert len(result.new_rows) == 2  # the patch's mbox, and the series' from event 4
 
 
-def test_ids_past_what_sqlite_holds_are_not_ids(server: Server, tmp_path: Path) -> None:
+def test_ids_past_what_sqlite_holds_are_not_ids(db, server: Server, tmp_path: Path) -> None:
     """A JSON integer may be any size: a patch id of 2**63 made every sync overflow SQLite's
     INTEGER, on every run (found in review). Such an id is no id; the event goes on."""
     server.events[0]["payload"]["patch"]["id"] = 2**63
     server.events[2]["payload"]["series"]["id"] = 10**30
     server.events.append({**server.events[-1], "id": 2**64})  # no event at all
     feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
-    with Store.open(tmp_path / "s.db") as store, PoliteClient() as client:
+    with Store.open(db) as store, PoliteClient() as client:
         result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
     assert result.error is None and len(result.new_rows) == 2 and not result.problems

@@ -15,8 +15,7 @@ def _dump(path):
         return store.dump()
 
 
-def test_ingest_twice_leaves_the_store_unchanged(cli, tmp_path):
-    db = tmp_path / "store.db"
+def test_ingest_twice_leaves_the_store_unchanged(db, cli, tmp_path):
     with bundled_threads() as folder:
         first = cli("ingest", folder, "--db", db)
         assert first.code == 0, first.err
@@ -28,9 +27,8 @@ def test_ingest_twice_leaves_the_store_unchanged(cli, tmp_path):
     assert _dump(db) == before
 
 
-def test_same_mail_from_two_formats_is_stored_once(cli, tmp_path):
+def test_same_mail_from_two_formats_is_stored_once(db, cli, tmp_path):
     """The same bytes inside an mbox and inside a .gz of that mbox are one message."""
-    db = tmp_path / "store.db"
     with bundled_threads() as folder:
         mbox = sorted(folder.glob("*.mbox"))[0]
         gz = tmp_path / (mbox.name + ".gz")
@@ -43,26 +41,24 @@ def test_same_mail_from_two_formats_is_stored_once(cli, tmp_path):
     assert _dump(db)["messages"] == before["messages"]
 
 
-def test_folder_with_one_broken_file(cli, tmp_path):
+def test_folder_with_one_broken_file(db, make_db, cli, tmp_path):
     folder = tmp_path / "mail"
     with bundled_threads() as bundled:
         shutil.copytree(bundled, folder, ignore=shutil.ignore_patterns("*.md"))
     broken = folder / "broken.mbox.gz"
     broken.write_bytes(gzip.compress(b"From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: x\n\nbody\n" * 200)[:-30])
-    db = tmp_path / "store.db"
     result = cli("ingest", folder, "--db", db)
     assert result.code == 1
     warnings = [line for line in result.err.splitlines() if line.strip()]
     assert len(warnings) == 1 and str(broken) in warnings[0], result.err
 
-    clean = tmp_path / "clean.db"
+    clean = make_db()
     with bundled_threads() as bundled:
         assert cli("ingest", bundled, "--db", clean).code == 0
     assert _dump(db)["messages"].keys() == _dump(clean)["messages"].keys()
 
 
-def test_no_analyze_then_analyze_all(cli, tmp_path):
-    db = tmp_path / "store.db"
+def test_no_analyze_then_analyze_all(db, cli, tmp_path):
     with bundled_threads() as folder:
         stored = cli("ingest", folder, "--no-analyze", "--db", db)
         assert stored.code == 0, stored.err
@@ -76,10 +72,9 @@ def test_no_analyze_then_analyze_all(cli, tmp_path):
     assert sorted(s["id"] for s in report["series"]) == sorted(s["id"] for s in direct["series"])
 
 
-def test_ingest_analyzes_what_an_earlier_run_left_unanalyzed(cli, tmp_path):
+def test_ingest_analyzes_what_an_earlier_run_left_unanalyzed(db, cli, tmp_path):
     """An interrupted run (or --no-analyze) leaves stored, unanalyzed mail: the next ingest,
     even of nothing new, analyzes it."""
-    db = tmp_path / "store.db"
     with bundled_threads() as folder:
         mboxes = sorted(folder.glob("*.mbox"))
         assert cli("ingest", *mboxes, "--no-analyze", "--db", db).code == 0
@@ -90,14 +85,13 @@ def test_ingest_analyzes_what_an_earlier_run_left_unanalyzed(cli, tmp_path):
     assert report["messages"] and report["series"]
 
 
-def test_a_stored_mail_analysis_rejects_is_not_retried_by_every_ingest(cli, tmp_path):
+def test_a_stored_mail_analysis_rejects_is_not_retried_by_every_ingest(db, cli, tmp_path):
     """A mail that passes as mail but analysis cannot read (here: over the MIME parts limit)
     stays stored; the next ingest does not warn about it again; `analyze --all` does."""
     head = b"From: a <a@example.org>\nSubject: parts\nMessage-ID: <parts@example.org>\n"
     parts = b"".join(b"--B\nContent-Type: text/plain\n\nx\n" for _ in range(1200))
     bad = tmp_path / "parts.eml"
     bad.write_bytes(head + b'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n' + parts + b"--B--\n")
-    db = tmp_path / "store.db"
     first = cli("ingest", bad, "--db", db)
     assert first.code == 2 and "MIME parts" in first.err
     with bundled_threads() as folder:

@@ -4,7 +4,6 @@ in the same order, and Ctrl-C stops the workers with the parent (one line, exit 
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -21,23 +20,23 @@ COMMAND = Path(sys.executable).with_name("patchperf")
 
 
 @pytest.fixture(scope="module")
-def unanalysed(tmp_path_factory) -> Path:
+def unanalysed(tmp_path_factory, session_make_db) -> str:
     """900 generated mails, the bundled threads, one mail analysis refuses and one whose
-    table is past the limit, stored but not analysed."""
-    return unanalysed_store(tmp_path_factory.mktemp("jobs"))
+    table is past the limit, stored but not analysed (in a SQLite file or a PostgreSQL
+    database, by the test backend)."""
+    return str(unanalysed_store(tmp_path_factory.mktemp("jobs"), db=session_make_db()))
 
 
-def _analyse(cli, base: Path, copy: Path, jobs: int):
-    shutil.copyfile(base, copy)
+def _analyse(cli, base: str, copy: str, jobs: int):
     result = cli("--db", copy, "analyze", "--all", "--jobs", jobs)
     with Store.open(copy) as store:
         return result, store.dump()
 
 
-def test_two_workers_write_what_one_process_writes(cli, unanalysed, tmp_path, monkeypatch) -> None:
+def test_two_workers_write_what_one_process_writes(cli, unanalysed, make_db, monkeypatch) -> None:
     monkeypatch.setenv("PATCHPERF_LIMIT_TABLE_LINES", "30")
-    one, alone = _analyse(cli, unanalysed, tmp_path / "one.db", 1)
-    two, shared = _analyse(cli, unanalysed, tmp_path / "two.db", 2)
+    one, alone = _analyse(cli, unanalysed, make_db(copy_of=unanalysed), 1)
+    two, shared = _analyse(cli, unanalysed, make_db(copy_of=unanalysed), 2)
     assert one.code == two.code == 1  # done, one mail refused
     assert one.out == two.out and "analyzed" in one.out
     # the same problems and warnings, in the same order
@@ -48,10 +47,10 @@ def test_two_workers_write_what_one_process_writes(cli, unanalysed, tmp_path, mo
     assert len(alone["analyses"]) > 900 and alone["claims"] and alone["rejections"]
 
 
-def test_ctrl_c_stops_the_workers_with_the_parent(tmp_path) -> None:
+def test_ctrl_c_stops_the_workers_with_the_parent(db, tmp_path) -> None:
     """Ctrl-C in a terminal reaches the whole process group: the workers ignore it, the
     parent cancels what is not started and says one line; a rerun completes."""
-    mbox, db = tmp_path / "gen.mbox", tmp_path / "s.db"
+    mbox = tmp_path / "gen.mbox"
     gen_mbox().generate(mbox, n=5000, seed=6)  # about 4 s of analysis for two workers
     assert main(["--db", str(db), "--quiet", "ingest", "--no-analyze", str(mbox)]) == 0
     run = subprocess.Popen([str(COMMAND), "--db", str(db), "analyze", "--all", "--jobs", "2"],

@@ -9,7 +9,6 @@ import json
 import math
 import random
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpus.bundled import bundled_threads
+from corpus.store import Store
 
 SEP = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
 
@@ -30,33 +30,34 @@ def _messages_of_bundled() -> list[bytes]:
 MESSAGES = _messages_of_bundled()
 
 
-def _derived(db: Path) -> dict[str, object]:
-    with sqlite3.connect(db) as conn:
-        return {
-            "messages": sorted(r[0] for r in conn.execute("SELECT content_hash FROM messages")),
-            "analyses": sorted((mid, {k: v for k, v in json.loads(doc).items() if k != "origin"})
-                               for mid, doc in conn.execute(
-                "SELECT m.message_id, a.doc FROM analyses a JOIN messages m ON m.id = a.message_row")),
-            "claims": sorted(conn.execute("SELECT c.id, c.doc FROM claims c")),
-            "series": sorted(r[0] for r in conn.execute("SELECT doc FROM series")),
-        }
+def _derived(db: str) -> dict[str, object]:
+    with Store.open(db, readonly=True) as store:
+        dump = store.dump()
+    return {
+        "messages": sorted(m["content_hash"] for m in dump["messages"].values()),
+        "analyses": sorted((key, {k: v for k, v in a["doc"].items() if k != "origin"})
+                           for key, a in dump["analyses"].items()),
+        "claims": dump["claims"],
+        "series": {sid: s["doc"] for sid, s in dump["series"].items()},
+    }
 
 
 @pytest.fixture(scope="module")
-def in_order(tmp_path_factory) -> dict[str, object]:
+def in_order(tmp_path_factory, session_make_db) -> dict[str, object]:
     from reports.cli import main
 
     root = tmp_path_factory.mktemp("order")
     mbox = root / "all.mbox"
     mbox.write_bytes(b"".join(MESSAGES))
-    assert main(["--db", str(root / "s.db"), "--quiet", "ingest", str(mbox)]) == 0
-    return _derived(root / "s.db")
+    db = session_make_db()
+    assert main(["--db", db, "--quiet", "ingest", str(mbox)]) == 0
+    return _derived(db)
 
 
 @settings(max_examples=4, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(1, 4))
-def test_any_order_and_any_split_gives_the_same_store(in_order, tmp_path_factory, rnd: random.Random,
-                                                      parts: int) -> None:
+def test_any_order_and_any_split_gives_the_same_store(in_order, tmp_path_factory, session_make_db,
+                                                      rnd: random.Random, parts: int) -> None:
     """The bundled mail shuffled, cut into files ingested one after the other, and the first
     file ingested twice: the same messages, analyses, claims and series."""
     from reports.cli import main
@@ -70,16 +71,15 @@ def test_any_order_and_any_split_gives_the_same_store(in_order, tmp_path_factory
         path = root / f"part{k}.mbox"
         path.write_bytes(b"".join(shuffled[k * size:(k + 1) * size]))
         files.append(path)
-    db = root / "s.db"
+    db = session_make_db()
     for path in [*files, files[0]]:
         assert main(["--db", str(db), "--quiet", "ingest", str(path)]) == 0
     assert _derived(db) == in_order
 
 
-def test_json_round_trips(cli, tmp_path: Path) -> None:
+def test_json_round_trips(db, cli, tmp_path: Path) -> None:
     """What `report --format json` prints loads back to the same value, and printed again
     is the same text (no float drift, no lost key, escapes kept as escapes)."""
-    db = tmp_path / "s.db"
     with bundled_threads() as folder:
         assert cli("--db", db, "--quiet", "ingest", *sorted(folder.glob("*.mbox"))).code == 0
     text = cli("report", "--all", "--verdicts", "--format", "json", "--db", db).out
@@ -112,13 +112,13 @@ def test_every_claim_agrees_with_its_own_figures(cli, seeds_dir: Path, tmp_path:
     "20261124081200.5521-1-nadia.haddad@example.net",  # a patch with a table of its own
     "5f1d2e3c-0a9b-4c8d-b7e6-3a2f1e0d9c8b@example.in",  # a review quoting the patch's figures
 ])
-def test_analysis_does_not_depend_on_the_store(cli, tmp_path: Path, mid: str) -> None:
+def test_analysis_does_not_depend_on_the_store(make_db, cli, tmp_path: Path, mid: str) -> None:
     """One message analysed into an empty store and into a store holding the rest of the
     corpus (its parent included) gives the same analysis and the same claims of its own,
     quoted ones attributed to the same message."""
     header = re.compile(rb"(?im)^Message-ID:\s*<" + re.escape(mid.encode()) + rb">")
     target = next(m for m in MESSAGES if header.search(m))
-    alone, crowded = tmp_path / "alone.db", tmp_path / "crowded.db"
+    alone, crowded = make_db(), make_db()
     one = tmp_path / "one.mbox"
     one.write_bytes(target)
     rest = tmp_path / "rest.mbox"
@@ -127,20 +127,16 @@ def test_analysis_does_not_depend_on_the_store(cli, tmp_path: Path, mid: str) ->
     for db in (alone, crowded):
         assert cli("--db", db, "--quiet", "ingest", one).code == 0
 
-    def own(db: Path) -> tuple[object, object]:
-        with sqlite3.connect(db) as conn:
-            doc = conn.execute("SELECT a.doc FROM analyses a JOIN messages m ON m.id = a.message_row"
-                               " WHERE m.message_id = ?", (mid,)).fetchone()[0]
-            claims = sorted(conn.execute("SELECT c.id, c.doc FROM claims c JOIN messages m"
-                                         " ON m.id = c.found_row WHERE m.message_id = ?", (mid,)))
-        return json.loads(doc), claims
+    def own(db: str) -> tuple[object, object]:
+        with Store.open(db, readonly=True) as store:
+            dump = store.dump()
+        return dump["analyses"][mid]["doc"], dump["claims"].get(mid)
 
     assert own(alone) == own(crowded) and own(alone)[1]
 
 
 @pytest.mark.parametrize("value", ["'; DROP TABLE messages; --", "%", "_", '" OR 1=1 --', "\x00"])
-def test_filters_are_data_not_sql(cli, tmp_path: Path, value: str) -> None:
-    db = tmp_path / "s.db"
+def test_filters_are_data_not_sql(db, cli, tmp_path: Path, value: str) -> None:
     with bundled_threads() as folder:
         assert cli("--db", db, "--quiet", "ingest", *sorted(folder.glob("*.mbox"))).code == 0
     for args in (["report", "--all", "--author", value], ["report", "--all", "--tree", value],
@@ -149,5 +145,5 @@ def test_filters_are_data_not_sql(cli, tmp_path: Path, value: str) -> None:
         # found nothing, and said so: a SQL error would be a StoreError, exit 2
         assert result.code == 0, (args, result.err)
         assert result.json()["series"] == [] and result.json()["claims"] == []
-    with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT count(*) FROM messages").fetchone()[0] == len(MESSAGES)
+    with Store.open(db, readonly=True) as store:
+        assert store.counts().messages == len(MESSAGES)

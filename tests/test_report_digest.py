@@ -12,12 +12,12 @@ from corpus.bundled import bundled_threads
 
 
 @pytest.fixture(scope="module")
-def corpus_db(tmp_path_factory):
+def corpus_db(session_make_db):
     from reports.cli import main
 
-    db = tmp_path_factory.mktemp("digest") / "store.db"
+    db = session_make_db()
     with bundled_threads() as folder:
-        assert main(["--db", str(db), "--quiet", "ingest", *map(str, sorted(folder.glob("*.mbox")))]) == 0
+        assert main(["--db", db, "--quiet", "ingest", *map(str, sorted(folder.glob("*.mbox")))]) == 0
     return db
 
 
@@ -127,10 +127,9 @@ def test_html_report_is_one_self_contained_file_with_plots(cli, corpus_db, tmp_p
     assert any("simulated after" in svg and ": reproduced" in svg for svg in svgs)
 
 
-def test_seeds_report_with_verdicts_and_simulated_curves(cli, seeds_dir, tmp_path):
+def test_seeds_report_with_verdicts_and_simulated_curves(db, cli, seeds_dir, tmp_path):
     """The three netdev seeds in a store: `--verdict reproduced` keeps act_police's series
     (seed 001), and the HTML report draws its simulated curve beside the claimed one."""
-    db = tmp_path / "seeds.db"
     assert cli("--db", db, "ingest", *sorted(seeds_dir.glob("*.txt"))).code == 0
     kept = cli("report", "--all", "--verdict", "reproduced", "--db", db, "--format", "json").json()
     assert len(kept["series"]) == 1 and "act_police" in kept["series"][0]["name"]

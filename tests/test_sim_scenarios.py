@@ -241,10 +241,9 @@ def test_the_built_scenario_for_seed_001_matches_the_library(seeds_dir: Path) ->
     assert any("pktgen_bench_xmit_mode_queue_xmit.sh" in c for c in scenario.commands)
 
 
-def test_simulate_a_stored_claim(cli, seeds_dir: Path, tmp_path: Path) -> None:
+def test_simulate_a_stored_claim(db, cli, seeds_dir: Path, tmp_path: Path) -> None:
     """`simulate CLAIM_ID` builds the claim's scenario from the stored raw mail: the same
     scenario and verdict as `analyze` gives from the file."""
-    db = tmp_path / "store.db"
     assert cli("--quiet", "ingest", seeds_dir, "--db", db).code == 0
     stored = cli("claims", "--db", db, "--format", "json").json()["claims"]
     from_files = {c["id"]: c for seed in sorted(seeds_dir.iterdir())
@@ -261,8 +260,7 @@ def test_simulate_a_stored_claim(cli, seeds_dir: Path, tmp_path: Path) -> None:
     assert missing.code == 2 and "no such claim" in missing.err
 
 
-def test_claims_with_verdicts_from_the_store(cli, seeds_dir: Path, tmp_path: Path) -> None:
-    db = tmp_path / "store.db"
+def test_claims_with_verdicts_from_the_store(db, cli, seeds_dir: Path, tmp_path: Path) -> None:
     assert cli("--quiet", "ingest", seeds_dir, "--db", db).code == 0
     plain = cli("claims", "--db", db, "--format", "json").json()["claims"]
     assert all(c["verdict"] is None for c in plain)  # judged only when asked
@@ -293,8 +291,7 @@ def test_workload_and_topology_from_the_commands(seeds_dir: Path) -> None:
     assert any("u32 match ip src 7.0.0.0/8" in c for c in gact.commands)
 
 
-def test_a_stored_claims_scenario_exports(cli, seeds_dir: Path, tmp_path: Path) -> None:
-    db = tmp_path / "store.db"
+def test_a_stored_claims_scenario_exports(db, cli, seeds_dir: Path, tmp_path: Path) -> None:
     assert cli("--quiet", "ingest", seeds_dir / SEED_001, "--db", db).code == 0
     claim = cli("claims", "--db", db, "--format", "json").json()["claims"][0]
     out = tmp_path / "built.toml"

@@ -1,4 +1,7 @@
-"""The SQLite store: dedupe, variants, migrations, refusals, batches, queries."""
+"""The store (SQLite, and PostgreSQL with PATCHPERF_TEST_BACKEND=postgresql): dedupe,
+variants, migrations, refusals, batches, queries. What only a SQLite file has (pragmas, the
+file's own faults, `sqlite:///`) is marked sqlite_only; tests/test_store_postgresql.py has
+PostgreSQL's own."""
 
 from __future__ import annotations
 
@@ -7,13 +10,13 @@ import re
 import shutil
 import sqlite3
 import subprocess
-import tempfile
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from stores import ON_POSTGRESQL
 
 from analyze.errors import StoreError
 from analyze.message import content_hash
@@ -28,9 +31,9 @@ from corpus.store import (
 
 
 @pytest.fixture
-def fresh_store(tmp_path):
-    """A new store in a real temp file (WAL needs a file, not :memory:)."""
-    with Store.open(tmp_path / "store" / "patchperf.db") as store:
+def fresh_store(db):
+    """A new store: a real temp file (WAL needs a file, not :memory:), or a new database."""
+    with Store.open(db) as store:
         yield store
 
 
@@ -97,6 +100,7 @@ def test_hostile_message_id_is_only_ever_a_parameter(fresh_store):
 # -- opening, migrations, refusals ------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only("an empty file")
 def test_migrates_an_empty_file_and_reopens(tmp_path):
     path = tmp_path / "empty.db"
     path.write_bytes(b"")
@@ -111,6 +115,7 @@ def test_migrates_an_empty_file_and_reopens(tmp_path):
         assert dump["schema_version"] == schema.SCHEMA_VERSION
 
 
+@pytest.mark.sqlite_only("the file's folders")
 def test_open_creates_parent_folders(tmp_path):
     path = tmp_path / "a" / "b" / "c.db"
     with Store.open(path):
@@ -118,6 +123,7 @@ def test_open_creates_parent_folders(tmp_path):
     assert path.is_file()
 
 
+@pytest.mark.sqlite_only("SQLite's pragmas")
 def test_connection_pragmas(fresh_store):
     conn = fresh_store._conn
     assert fresh_store.journal_mode() == "wal"
@@ -127,6 +133,7 @@ def test_connection_pragmas(fresh_store):
     fresh_store.check()
 
 
+@pytest.mark.sqlite_only("PRAGMA user_version (test_store_postgresql: patchperf_meta)")
 def test_refuses_a_newer_schema(tmp_path):
     path = tmp_path / "new.db"
     with Store.open(path):
@@ -138,6 +145,7 @@ def test_refuses_a_newer_schema(tmp_path):
     assert str(path) in str(err.value) and "\n" not in str(err.value)
 
 
+@pytest.mark.sqlite_only("a file that is no database")
 def test_refuses_a_file_that_is_not_a_database_and_leaves_it(tmp_path):
     path = tmp_path / "mail.db"
     content = b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" * 200
@@ -148,6 +156,7 @@ def test_refuses_a_file_that_is_not_a_database_and_leaves_it(tmp_path):
     assert path.read_bytes() == content  # never silently recreated
 
 
+@pytest.mark.sqlite_only("a SQLite file of another program (test_store_postgresql: a database)")
 def test_refuses_another_programs_database(tmp_path):
     path = tmp_path / "other.db"
     with sqlite3.connect(path) as conn:
@@ -156,23 +165,24 @@ def test_refuses_another_programs_database(tmp_path):
         Store.open(path)
 
 
+@pytest.mark.sqlite_only("a folder for a file")
 def test_refuses_a_folder(tmp_path):
     with pytest.raises(StoreError, match="folder"):
         Store.open(tmp_path)
 
 
-def test_read_only_store_refuses_writes_clearly(tmp_path):
-    path = tmp_path / "ro.db"
-    with Store.open(path) as store:
+def test_read_only_store_refuses_writes_clearly(db):
+    with Store.open(db) as store:
         add(store, mail("a@x"), "a@x")
-    with Store.open(path, readonly=True) as store:
+    with Store.open(db, readonly=True) as store:
         assert store.get_raw("a@x") == mail("a@x")
         with pytest.raises(StoreError, match="read-only") as err:
             add(store, mail("b@x"), "b@x")
-        assert str(path) in str(err.value)
+        assert str(store.location) in str(err.value)
         assert store.counts().messages == 1
 
 
+@pytest.mark.sqlite_only("a missing file, sqlite:/// URLs")
 @pytest.mark.parametrize("spell", [str, lambda p: f"sqlite:///{p}"])
 def test_read_only_open_of_a_missing_store_creates_nothing(tmp_path, spell):
     # `patchperf report --db typo.db` must not leave an empty store behind
@@ -183,6 +193,7 @@ def test_read_only_open_of_a_missing_store_creates_nothing(tmp_path, spell):
     assert not (tmp_path / "no").exists()
 
 
+@pytest.mark.sqlite_only("an empty file")
 def test_read_only_open_of_an_empty_file_says_so_and_leaves_it(tmp_path):
     path = tmp_path / "empty.db"
     path.write_bytes(b"")
@@ -194,8 +205,9 @@ def test_read_only_open_of_an_empty_file_says_so_and_leaves_it(tmp_path):
 def test_read_only_reads_while_a_writer_has_the_store_open(fresh_store):
     # `patchperf report` while `patchperf ingest` runs: WAL lets the reader in
     add(fresh_store, mail("a@x"), "a@x")
-    assert fresh_store.path.with_name(fresh_store.path.name + "-wal").exists()
-    with Store.open(fresh_store.path, readonly=True) as reader:
+    if not fresh_store.is_postgresql:
+        assert fresh_store.path.with_name(fresh_store.path.name + "-wal").exists()
+    with Store.open(fresh_store.location, readonly=True) as reader:
         assert reader.get_raw("a@x") == mail("a@x")
         add(fresh_store, mail("b@x"), "b@x")
         assert reader.counts().messages == 2  # a later commit is seen by the next read
@@ -219,6 +231,7 @@ def _make_unwritable(path):
     return lambda: subprocess.run([chattr, "-i", str(path)], check=True)
 
 
+@pytest.mark.sqlite_only("file permissions")
 def test_unwritable_file_gives_store_error(tmp_path):
     folder = tmp_path / "ro"
     folder.mkdir()
@@ -243,8 +256,8 @@ def test_batch_commits_every_n_and_rolls_back_the_open_part(fresh_store, tmp_pat
         for i in range(7):
             add(fresh_store, mail(f"{i}@x"), f"{i}@x")
         # a second connection (another process) already sees the committed chunks
-        with sqlite3.connect(fresh_store.path) as other:
-            assert other.execute("SELECT count(*) FROM messages").fetchone()[0] == 6
+        with Store.open(fresh_store.location, readonly=True) as other:
+            assert other.counts().messages == 6
         raise RuntimeError("crash mid-batch")
     assert fresh_store.counts().messages == 6
     assert add(fresh_store, mail("6@x"), "6@x").status == "new"
@@ -364,6 +377,8 @@ def test_patchperf_db_overrides(monkeypatch, tmp_path):
     assert default_db_path() == tmp_path / "y.db"
     assert resolve_db_path("sqlite:///rel.db") == Path("rel.db")
     with pytest.raises(StoreError, match="unsupported store URL"):
+        resolve_db_path("mysql://db/x")
+    with pytest.raises(StoreError, match="a PostgreSQL store, not a file"):
         resolve_db_path("postgresql://db/x")
 
 
@@ -373,14 +388,15 @@ mids = st.one_of(st.none(), st.sampled_from(["a@x", "b@x", "c@x", "d@x", "e@x", 
 bodies = st.text(alphabet="abc\n>", max_size=20)
 
 
-@settings(max_examples=30, deadline=None,
+# a new store costs a quarter second on PostgreSQL (four an example): fewer examples there
+@settings(max_examples=8 if ON_POSTGRESQL else 30, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.lists(st.tuples(mids, bodies), max_size=12).flatmap(
         lambda xs: st.tuples(st.just(xs), st.permutations(xs))
     )
 )
-def test_any_permutation_gives_the_same_dump(pair):
+def test_any_permutation_gives_the_same_dump(make_db, pair):
     mails, shuffled = pair
 
     # one body per Message-ID, so no variants: which variant comes first depends on order
@@ -390,7 +406,7 @@ def test_any_permutation_gives_the_same_dump(pair):
             body_of.setdefault(mid, body)
 
     def stored(items):
-        with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "p.db") as store:
+        with Store.open(make_db()) as store:
             for mid, body in items:
                 data = mail(mid, body_of[mid] if mid else body)
                 store.add_raw(data, message_id=mid, fmt="eml", origin=content_hash(data))
@@ -398,7 +414,7 @@ def test_any_permutation_gives_the_same_dump(pair):
 
     # with variants allowed, the same set of bytes ends up under each key
     def groups(items):
-        with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "p.db") as store:
+        with Store.open(make_db()) as store:
             for mid, body in items:
                 store.add_raw(mail(mid, body), message_id=mid, fmt="eml", origin="o")
             return {
@@ -410,6 +426,7 @@ def test_any_permutation_gives_the_same_dump(pair):
     assert groups(mails) == groups(shuffled)
 
 
+@pytest.mark.sqlite_only("a version 1 file made with sqlite3 (test_store_postgresql: a version 1 database)")
 def test_migrates_a_version_1_store_keeping_its_mail(tmp_path):
     """A store made by the first schema opens under the current one with its rows intact."""
     path = tmp_path / "v1.db"
@@ -478,6 +495,7 @@ def test_claims_of_given_messages_by_where_found_or_first_written(fresh_store):
     assert ids([]) == []
 
 
+@pytest.mark.sqlite_only("sqlite_master's indexes")
 def test_version_3_store_loses_the_unused_claim_indexes_keeping_its_claims(tmp_path):
     path = tmp_path / "v3.db"
     conn = sqlite3.connect(path)
@@ -530,3 +548,30 @@ def test_dump_holds_claims_and_rejections(fresh_store):
     assert dump["claims"] == {"a@x": {"c1": _claim_doc("c1", "a@x")}}
     assert dump["rejections"] == {"b@x": {"analyzer_version": "2",
                                           "reason": "not a mail: no header block"}}
+
+
+def test_series_list_orders_nulls_last_and_searches_folded_text(fresh_store):
+    """The TUI's list on either engine: newest first and largest change first with undated
+    and claimless series last (PostgreSQL's DESC puts NULLs first unless told), pages
+    after a row, and a search that folds case beyond ASCII and takes `%` literally."""
+    a = add(fresh_store, mail("a@x"), "<a@x>").row
+    fresh_store.save_claims(a, [dict(_claim_doc("c1", "a@x"), change_pct=-12.5)])
+    fresh_store.save_series([
+        SeriesRecord("s1", "net: Straße offload", 1, {"id": "s1"}, patches=("a@x",),
+                     author="Łukasz <l@x>", date=datetime(2024, 1, 1, tzinfo=UTC)),
+        SeriesRecord("s2", "tcp: 100% less", 1, {"id": "s2"}, patches=("b@x",),
+                     date=datetime(2024, 2, 1, tzinfo=UTC)),
+        SeriesRecord("s3", "udp: undated", 1, {"id": "s3"}, patches=("c@x",)),
+    ])
+    by_date = fresh_store.series_page()
+    assert [r.id for r in by_date] == ["s2", "s1", "s3"]
+    by_effect = fresh_store.series_page(sort="effect")
+    assert [(r.id, r.effect, r.claims) for r in by_effect] == [
+        ("s1", 12.5, 1), ("s2", None, 0), ("s3", None, 0)]
+    assert [r.id for r in fresh_store.series_page(sort="effect", after=by_effect[0])] == ["s2", "s3"]
+    assert [r.id for r in fresh_store.series_page(after=by_date[1])] == ["s3"]
+    assert [r.id for r in fresh_store.series_page(search="STRASSE")] == ["s1"]
+    assert [r.id for r in fresh_store.series_page(search="0% l")] == ["s2"]
+    assert fresh_store.series_page(search="_") == [] and fresh_store.series_count(search="%") == 1
+    assert [d["id"] for d in fresh_store.find_series(author="ŁUKASZ")] == ["s1"]
+    assert [d["id"] for d in fresh_store.all_series()] == ["s3", "s1", "s2"]  # undated first

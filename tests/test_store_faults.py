@@ -12,10 +12,12 @@ import pytest
 
 from corpus import schema
 
+pytestmark = pytest.mark.sqlite_only("the SQLite file's own faults: full, read-only, damaged")
+
 
 @pytest.fixture
-def corpus_db(bundled_copy: Path) -> Path:
-    return bundled_copy
+def corpus_db(bundled_copy: str) -> Path:
+    return Path(bundled_copy)
 
 
 def _messages(db: Path) -> int:
@@ -60,9 +62,10 @@ def test_a_read_only_store_is_one_line_and_readable(cli, corpus_db, tmp_path, mo
     before = hashlib.sha256(corpus_db.read_bytes()).hexdigest()
     uri_open = schema.connect
 
-    def read_only_file(path, *, readonly=False):
+    def read_only_file(location, *, readonly=False):
         # as if the file were on a read-only mount: every write is refused by SQLite
-        return uri_open(path, readonly=True) if path == corpus_db else uri_open(path, readonly=readonly)
+        ours = location.path == corpus_db
+        return uri_open(location, readonly=True) if ours else uri_open(location, readonly=readonly)
 
     cli("--db", corpus_db, "report", "--all")  # a first open moves the WAL into the file
     before = hashlib.sha256(corpus_db.read_bytes()).hexdigest()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from fake_lore import BASE, Archive
 from pytest_httpserver import HTTPServer
 
+from corpus.store import Store
 from ingest.sync import sync_lock
 
 
@@ -25,22 +25,21 @@ def archive(httpserver: HTTPServer, monkeypatch: pytest.MonkeyPatch) -> Archive:
     return found
 
 
-def stored(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return sorted(r[0] for r in conn.execute("SELECT message_id FROM messages"))
+def stored(db: str) -> list[str]:
+    with Store.open(db, readonly=True) as store:
+        return sorted(m["message_id"] for m in store.dump()["messages"].values())
 
 
-def cursor(db: Path) -> str | None:
+def cursor(db: str) -> str | None:
     """The feed's cursor time (it also keeps the Message-IDs read at that second)."""
-    with sqlite3.connect(db) as conn:
-        row = conn.execute("SELECT value FROM cursors WHERE feed = 'lore:netdev'").fetchone()
-    return json.loads(row[0])["time"] if row else None
+    with Store.open(db, readonly=True) as store:
+        value = store.get_cursor("lore:netdev")
+    return json.loads(value)["time"] if value else None
 
 
-def test_sync_twice_fetches_only_what_is_new(cli, archive: Archive, tmp_path: Path) -> None:
+def test_sync_twice_fetches_only_what_is_new(db, cli, archive: Archive, tmp_path: Path) -> None:
     for k in range(30):  # 30 threads: a first run takes the newest 25
         archive.add(f"t{k}@x", k)
-    db = tmp_path / "s.db"
     first = cli("sync", "lore:netdev", "--db", db)
     assert first.code == 0, first.err
     assert stored(db) == sorted(f"t{k}@x" for k in range(5, 30))
@@ -64,11 +63,10 @@ def test_sync_twice_fetches_only_what_is_new(cli, archive: Archive, tmp_path: Pa
     assert "2 new, 1 already stored" in third.out
 
 
-def test_a_missing_thread_is_reported_and_the_feed_goes_on(cli, archive: Archive,
+def test_a_missing_thread_is_reported_and_the_feed_goes_on(db, cli, archive: Archive,
                                                             tmp_path: Path) -> None:
     for k in range(3):
         archive.add(f"t{k}@x", k)
-    db = tmp_path / "s.db"
     assert cli("sync", "lore:netdev", "--db", db).code == 0
     archive.add("t3@x", 3)
     archive.add("t4@x", 4)
@@ -79,7 +77,7 @@ def test_a_missing_thread_is_reported_and_the_feed_goes_on(cli, archive: Archive
     assert cursor(db) == (BASE + timedelta(minutes=4)).isoformat()
 
 
-def test_more_than_a_page_in_one_second_is_reported(cli, archive: Archive,
+def test_more_than_a_page_in_one_second_is_reported(db, cli, archive: Archive,
                                                     tmp_path: Path) -> None:
     """Thirty threads received in one second: lore's feed counts seconds and pages by 25,
     so it cannot show the last five; the run says so."""
@@ -87,16 +85,14 @@ def test_more_than_a_page_in_one_second_is_reported(cli, archive: Archive,
         archive.messages.append((f"s{k}@x", BASE, f"s{k}@x", (
             f"From: A <a@x>\nSubject: s{k}\nDate: Mon, 02 Sep 2024 10:00:00 +0000\n"
             f"Message-ID: <s{k}@x>\n\nBody.\n").encode()))
-    db = tmp_path / "s.db"
     first = cli("sync", "lore:netdev", "--db", db, "--since", "2024-09-01")
     # the Atom feed cannot page past 25 in one second: said, not hidden
     assert first.code == 1 and "messages received in one second" in first.err
     assert len(stored(db)) == 25
 
 
-def test_one_sync_at_a_time(cli, archive: Archive, tmp_path: Path) -> None:
+def test_one_sync_at_a_time(db, cli, archive: Archive, tmp_path: Path) -> None:
     archive.add("t0@x", 0)
-    db = tmp_path / "s.db"
     with sync_lock(db):
         other = cli("sync", "lore:netdev", "--db", db)
     assert other.code == 0 and "another patchperf sync holds" in other.err
@@ -104,19 +100,19 @@ def test_one_sync_at_a_time(cli, archive: Archive, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("feed", ["lore", "lore:", "gmane:netdev", "lore:../etc"])
-def test_a_bad_feed_is_a_usage_error(cli, tmp_path: Path, feed: str) -> None:
-    result = cli("sync", feed, "--db", tmp_path / "s.db")
+def test_a_bad_feed_is_a_usage_error(db, cli, tmp_path: Path, feed: str) -> None:
+    result = cli("sync", feed, "--db", db)
     assert result.code == 2 and "not a feed" in result.err
 
 
-def test_a_table_past_the_limit_is_a_warning_in_sync(cli, archive: Archive, tmp_path: Path,
+def test_a_table_past_the_limit_is_a_warning_in_sync(db, cli, archive: Archive, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The table limit's warning reaches sync's output, as ingest's and analyze's (it was
     dropped, found in review)."""
     monkeypatch.setenv("PATCHPERF_LIMIT_TABLE_LINES", "2")
     archive.add("tab@x", 1, body="size | before | after\n1 | 1 Mpps | 2 Mpps\n2 | 2 Mpps | 3 Mpps\n"
                                  "3 | 3 Mpps | 4 Mpps\n")
-    result = cli("sync", "lore:netdev", "--db", tmp_path / "s.db")
+    result = cli("sync", "lore:netdev", "--db", db)
     assert result.code == 0 and "1 new" in result.out
     lines = [line for line in result.err.splitlines() if line.strip()]
     assert len(lines) == 1 and "table exceeds the limit of 2 lines; its claims are not read" in lines[0]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-import sqlite3
 
 import pytest
 from fake_lore import Archive
@@ -118,8 +117,8 @@ async def test_search_and_filters(store) -> None:
         assert app.series_list.total == 6  # every bundled series has a claim
 
 
-async def test_simulate_keeps_the_verdict_and_the_verdict_filter_finds_it(seeds_dir, tmp_path) -> None:
-    db = ingest_into(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+async def test_simulate_keeps_the_verdict_and_the_verdict_filter_finds_it(db, seeds_dir, tmp_path) -> None:
+    db = ingest_into(db, *sorted(seeds_dir.glob("*.txt")))
     with Store.open(db) as store:
         app = make_app(store)
         async with app.run_test(size=SIZE) as pilot:
@@ -143,15 +142,20 @@ async def test_simulate_keeps_the_verdict_and_the_verdict_filter_finds_it(seeds_
             await pilot.press("v")  # no verdict filter → reproduced
             assert app.series_list.filter.verdict == "reproduced"
             assert len(_names(app)) == 1 and "act_police" in _names(app)[0]
-    with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT count(*) FROM verdicts WHERE status = 'reproduced'").fetchone()[0] >= 3
+    assert list(_kept_verdicts(db).values()).count("reproduced") >= 3
 
 
-async def test_the_list_loads_a_page_at_a_time(tmp_path) -> None:
+def _kept_verdicts(db: str) -> dict[str, str]:
+    """The status of each kept verdict, by claim id."""
+    with Store.open(db, readonly=True) as store:
+        kept = store.stored_verdicts([c["id"] for c in store.claim_docs()])
+    return {cid: verdict["status"] for cid, (_, verdict) in kept.items()}
+
+
+async def test_the_list_loads_a_page_at_a_time(db, tmp_path) -> None:
     generate = gen_mbox().generate
     mbox = tmp_path / "gen.mbox"
     generate(mbox, n=1200)
-    db = tmp_path / "gen.db"
     assert main(["--db", str(db), "--quiet", "ingest", "--no-claims", str(mbox)]) == 0
     with Store.open(db) as store:
         total = store.series_count()
@@ -172,7 +176,7 @@ async def test_the_list_loads_a_page_at_a_time(tmp_path) -> None:
             assert app.series_list.cursor_row == 0
 
 
-async def test_mail_arriving_while_the_list_is_read(tmp_path) -> None:
+async def test_mail_arriving_while_the_list_is_read(db, tmp_path) -> None:
     """Series stored by another process (a cron sync) while the TUI pages through the list:
     pages follow the rows already read, so nothing is read twice (it crashed on a duplicate
     row key when pages were counted by position) and nothing is skipped."""
@@ -180,7 +184,6 @@ async def test_mail_arriving_while_the_list_is_read(tmp_path) -> None:
     first, later = tmp_path / "first.mbox", tmp_path / "later.mbox"
     gen.generate(first, n=1200, seed=1)
     gen.generate(later, n=200, seed=2)  # other series, dated over the same month
-    db = tmp_path / "gen.db"
     assert main(["--db", str(db), "--quiet", "ingest", "--no-claims", str(first)]) == 0
     with Store.open(db) as store:
         app = make_app(store)
@@ -198,36 +201,31 @@ async def test_mail_arriving_while_the_list_is_read(tmp_path) -> None:
             assert dates[PAGE:] == sorted(dates[PAGE:], reverse=True)
 
 
-async def test_a_locked_store_is_a_notice_not_a_crash(seeds_dir, tmp_path, monkeypatch) -> None:
+async def test_a_locked_store_is_a_notice_not_a_crash(db, seeds_dir, tmp_path, monkeypatch) -> None:
     """Simulating while another process holds the store's write lock: the verdict is shown,
     a notice says it was not kept, and the app goes on."""
-    from corpus import schema
+    from corpus import connection, schema
 
-    db = ingest_into(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+    db = ingest_into(db, *sorted(seeds_dir.glob("*.txt")))
     monkeypatch.setattr(schema, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(connection, "PG_WRITE_WAIT_MS", 50)
     with Store.open(db) as store:
         app = make_app(store)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("slash", *"act_police", "enter")
             await pilot.pause(0.3)
-            writer = sqlite3.connect(db, isolation_level=None)
-            writer.execute("BEGIN IMMEDIATE")  # another writer holds the lock
-            try:
+            with Store.open(db) as writer, writer.batch():  # another writer holds the lock
                 await pilot.press("s")
                 await app.workers.wait_for_complete()
                 await pilot.pause(0.2)
-            finally:
-                writer.execute("ROLLBACK")
-                writer.close()
             assert app.is_running
             assert "verdict: reproduced" in _plain(app.query_one("#scenario-verdict"))
             notices = [n.message for n in app._notifications]
             assert any("the verdicts are not kept" in n and "locked" in n for n in notices)
-    with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT count(*) FROM verdicts").fetchone()[0] == 0
+    assert _kept_verdicts(db) == {}
 
 
-async def test_search_folds_case_beyond_ascii(tmp_path) -> None:
+async def test_search_folds_case_beyond_ascii(db, tmp_path) -> None:
     mail = ("From: =?UTF-8?q?=C5=81ukasz_Nowak?= <l@example.org>\n"
             "Subject: [PATCH net-next] net: ŁÓDŹ offload for Straße\n"
             "Date: Mon, 02 Sep 2024 10:00:00 +0000\nMessage-ID: <lodz@example.org>\n"
@@ -236,7 +234,7 @@ async def test_search_folds_case_beyond_ascii(tmp_path) -> None:
             "+++ b/net/core/dev.c\n@@ -1,2 +1,3 @@\n a\n+b\n c\n")
     path = tmp_path / "lodz.eml"
     path.write_bytes(mail.encode())
-    db = ingest_into(tmp_path / "l.db", path)
+    db = ingest_into(db, path)
     with Store.open(db) as store:
         assert store.series_count(search="łódź") == 1 and store.series_count(search="STRASSE") == 1
         assert len(store.find_series(author="łukasz")) == 1
@@ -250,7 +248,7 @@ async def test_search_folds_case_beyond_ascii(tmp_path) -> None:
             assert "No series matches." in _plain(app.query_one("#summary"))
 
 
-async def test_r_syncs_in_the_background_and_the_list_grows(tmp_path, httpserver: HTTPServer) -> None:
+async def test_r_syncs_in_the_background_and_the_list_grows(db, tmp_path, httpserver: HTTPServer) -> None:
     archive = Archive()
     httpserver.expect_request(re.compile(".*")).respond_with_handler(archive.handle)
     diff = ("Speeds things up.\n\nSigned-off-by: Ana Lopes <ana@example.org>\n---\n"
@@ -259,7 +257,6 @@ async def test_r_syncs_in_the_background_and_the_list_grows(tmp_path, httpserver
             "+++ b/net/core/dev.c\n@@ -1,2 +1,3 @@\n a\n+b\n c\n")
     for k in range(3):
         archive.add(f"p{k}@x", k, body=diff)
-    db = tmp_path / "s.db"
     with Store.open(db) as store:
         app = make_app(store, ["lore:netdev"],
                        {"PATCHPERF_LORE_URL": httpserver.url_for("/").rstrip("/")})
@@ -297,12 +294,12 @@ HOSTILE = (
 )
 
 
-async def test_hostile_mail_is_shown_as_text(tmp_path) -> None:
+async def test_hostile_mail_is_shown_as_text(db, tmp_path) -> None:
     """Rich markup, escape sequences and HTML in a subject, a sender, a body, a quote and a
     diff: shown literally in the list and every tab, and nothing reaches the screen raw."""
     path = tmp_path / "hostile.eml"
     path.write_bytes(HOSTILE.encode())
-    db = ingest_into(tmp_path / "h.db", path)
+    db = ingest_into(db, path)
     with Store.open(db) as store:
         app = make_app(store)
         async with app.run_test(size=SIZE) as pilot:
@@ -332,7 +329,7 @@ async def test_hostile_mail_is_shown_as_text(tmp_path) -> None:
             assert "boom[/]" in app.export_screenshot().replace("&#160;", " ")
 
 
-async def test_a_slow_scenario_build_does_not_undo_a_simulation(seeds_dir, tmp_path, monkeypatch) -> None:
+async def test_a_slow_scenario_build_does_not_undo_a_simulation(db, seeds_dir, tmp_path, monkeypatch) -> None:
     """The Scenario tab starts building the scenarios; `s` simulates meanwhile. When the
     build finishes last, the simulated verdict and curves stay on screen."""
     import threading
@@ -340,7 +337,7 @@ async def test_a_slow_scenario_build_does_not_undo_a_simulation(seeds_dir, tmp_p
 
     from corpus import verdicts
 
-    db = ingest_into(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+    db = ingest_into(db, *sorted(seeds_dir.glob("*.txt")))
     real = verdicts.stored_scenarios
     first = threading.Event()
 

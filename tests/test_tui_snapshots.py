@@ -55,8 +55,8 @@ def test_search_by_tree_and_name(snap_compare, store) -> None:
                         run_before=_after("t", "slash", *"gro", "enter"))
 
 
-def test_scenario_tab_after_simulating(snap_compare, seeds_dir, tmp_path) -> None:
-    db = ingest_into(tmp_path / "seeds.db", *sorted(seeds_dir.glob("*.txt")))
+def test_scenario_tab_after_simulating(db, snap_compare, seeds_dir, tmp_path) -> None:
+    db = ingest_into(db, *sorted(seeds_dir.glob("*.txt")))
     with Store.open(db) as store:
         assert snap_compare(make_app(store), terminal_size=SIZE,
                             run_before=_after("slash", *"act_police", "enter", "s"))

@@ -71,10 +71,9 @@ class Terminal:
         subprocess.run([*self.tmux, "kill-server"], capture_output=True)
 
 
-def test_tui_in_tmux(tmp_path: Path) -> None:
+def test_tui_in_tmux(db, tmp_path: Path) -> None:
     _tmux()
     assert PATCHPERF.exists(), f"{PATCHPERF}: the installed command (make installs it)"
-    db = tmp_path / "store.db"
     with bundled_threads() as folder:
         assert main(["--db", str(db), "--quiet", "ingest", *map(str, sorted(folder.glob("*.mbox")))]) == 0
     env = {"PATCHPERF_DB": str(db), "TERM": "xterm-256color", "HOME": str(tmp_path),

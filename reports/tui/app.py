@@ -6,7 +6,6 @@ No SQL and no analysis here: the store's and the library's functions do that."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -250,7 +249,7 @@ class PatchperfApp(App[None]):
         from corpus import verdicts
 
         try:
-            with Store.open(self.store.path, readonly=True) as store:
+            with Store.open(self.store.location, readonly=True) as store:
                 built = verdicts.stored_scenarios(store, claims, limits_from_env())
         except PatchperfError as exc:
             self.call_from_thread(self._failed, f"cannot build the scenario: {exc}")
@@ -322,7 +321,7 @@ class PatchperfApp(App[None]):
         judged: dict[str, tuple[str, dict[str, Any]]] = {}
         runs: dict[str, Any] = {}
         try:
-            with Store.open(self.store.path, readonly=True) as store:
+            with Store.open(self.store.location, readonly=True) as store:
                 built = stored_scenarios(store, claims, limits_from_env())
         except PatchperfError as exc:
             self.call_from_thread(self._failed, f"cannot simulate: {exc}")
@@ -336,7 +335,7 @@ class PatchperfApp(App[None]):
             if claim["id"] in judged:
                 claim["scenario_id"], claim["verdict"] = judged[claim["id"]]
         try:
-            with Store.open(self.store.path) as store:
+            with Store.open(self.store.location) as store:
                 store.save_verdicts(claims)
         except PatchperfError as exc:  # read-only, locked: shown, just not kept
             self.call_from_thread(self._failed, f"the verdicts are not kept: {exc}")
@@ -386,8 +385,8 @@ class PatchperfApp(App[None]):
         limits = limits_from_env()
         lines = []
         try:
-            with sync_lock(self.store.path), Store.open(self.store.path) as store, \
-                    PoliteClient(cache_dir=Path(f"{self.store.path}.http-cache")) as client:
+            with sync_lock(self.store.location), Store.open(self.store.location) as store, \
+                    PoliteClient(cache_dir=self.store.location.side_file(".http-cache")) as client:
                 for spec in feeds:
                     feed = parse_feed(spec, self.environ)
                     result = sync_one(store, feed, client, limits,
