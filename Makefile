@@ -49,10 +49,11 @@ eval: $(COMPILED)
 bench: $(COMPILED)
 	$(BIN)/python tests/bench/run_bench.py
 
-# Issue 8's scale figures (not in CI): `analyze --all` on 100,000 messages with --jobs 1 and
-# --jobs 2 side by side, and whether both stores hold the same results; then the backfill of
-# a generated archive of 1,000,000 messages (git epochs and an mbox, built once into
-# tests/bench/out, about 10 minutes) into SQLite, each way (about 15 minutes each).
+# Issue 8's scale figures (not in CI): `analyze --all` on 100,000 messages with --jobs 1,
+# --jobs 2 and a Dask LocalCluster of 2 workers side by side, and whether the stores hold the
+# same results; then the backfill of a generated archive of 1,000,000 messages (git epochs and
+# an mbox, built once into tests/bench/out, about 15 minutes) into SQLite, each way (about
+# 15 minutes each).
 BACKFILL_N ?= 1000000
 bench-scale: $(COMPILED)
 	$(BIN)/python tests/bench/scale.py

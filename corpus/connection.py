@@ -52,6 +52,12 @@ class SqliteDatabase:
         self.execute = conn.execute
         self.executemany = conn.executemany
 
+    def stream(self, sql: str, params: Sequence[Any], size: int) -> Iterator[Any]:
+        """The rows of a query as they are read, `size` at a time, never all at once."""
+        cursor = self.raw.execute(sql, params)
+        while chunk := cursor.fetchmany(size):
+            yield from chunk
+
     def begin_write(self) -> None:
         # IMMEDIATE: the write lock now, not at the first write (no deadlock between two
         # transactions that each read first)
@@ -98,6 +104,13 @@ class PgDatabase:
         with self.raw.cursor() as cursor:
             cursor.executemany(pyformat(sql), rows)
 
+    def stream(self, sql: str, params: Sequence[Any], size: int) -> Iterator[Any]:
+        """The rows of a query as they arrive, `size` at a time (psycopg's chunked mode):
+        a client cursor would hold the whole result, a million documents in a rebuild.
+        The connection runs nothing else until the rows are all read."""
+        with self.raw.cursor() as cursor:
+            yield from cursor.stream(pyformat(sql), tuple(params), size=size)
+
     def begin_write(self) -> None:
         self.raw.execute("BEGIN")
         self.raw.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
@@ -136,6 +149,7 @@ class Database(Protocol):
 
     def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Any: ...  # a DB-API cursor
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> Any: ...
+    def stream(self, sql: str, params: Sequence[Any], size: int) -> Iterator[Any]: ...
     def begin_write(self) -> None: ...
     def commit(self) -> None: ...
     def rollback(self) -> None: ...
