@@ -241,7 +241,8 @@ def message_for_series(d: dict[str, Any], shared: dict[Any, Any]) -> Message:
     subject, trailer and time zone seen twice is kept once through `shared` (a reply's
     References repeat the ids of the mail above it; senders, names and trailers recur down
     a thread): 560 bytes a message where the whole document made 2,900. The content hash
-    only breaks ties between two mails with one key, which a store never holds."""
+    only breaks ties between two analysed mails with one key, which a store should not hold
+    (variants are kept apart); if one did, the mail stored first would win the tie."""
     def one(value: Any) -> Any:
         return shared.setdefault(value, value)
 

@@ -103,9 +103,9 @@ def on_cluster(work: Callable[..., R], address: str) -> Iterator[Callable[..., I
                     pending.append(client.submit(_on_worker, work, item, *args,
                                                  pure=False, priority=-n))
                     if len(pending) >= window:
-                        yield _result(pending.popleft(), address)
+                        yield _next(pending, address)
                 while pending:
-                    yield _result(pending.popleft(), address)
+                    yield _next(pending, address)
             finally:
                 if pending:  # an error or Ctrl-C: the workers drop what is not done
                     client.cancel(list(pending))
@@ -160,6 +160,14 @@ def _check_builds(client: Any, address: str) -> None:
                          for seen, w in sorted(theirs.items()))
         raise ClusterUnavailable(f"{address}: {said}; this command runs {mine}: install the same "
                                  f"patchperf on every worker")
+
+
+def _next(pending: deque[Any], address: str) -> Any:
+    """The result of the oldest future, which stays in `pending` (to be cancelled with the
+    rest on Ctrl-C) until its result is in."""
+    result = _result(pending[0], address)
+    pending.popleft()
+    return result
 
 
 def _result(future: Any, address: str) -> Any:

@@ -108,6 +108,11 @@ class PgDatabase:
         """The rows of a query as they arrive, `size` at a time (psycopg's chunked mode):
         a client cursor would hold the whole result, a million documents in a rebuild.
         The connection runs nothing else until the rows are all read."""
+        from psycopg import capabilities
+
+        # rows `size` at a time need libpq 17 (psycopg's binary wheels carry it); an older
+        # libpq streams them one at a time, slower but in as little memory
+        size = size if capabilities.has_stream_chunked() else 1
         with self.raw.cursor() as cursor:
             yield from cursor.stream(pyformat(sql), tuple(params), size=size)
 

@@ -75,7 +75,7 @@ def analyze_rows(
         raws = store.iter_raw(rows)
     # The rows' pages are all read before the first arriving mail is stored, whose row
     # numbers are higher: nothing is analysed twice.
-    raws = chain(raws, arriving)
+    raws = chain(raws, _committed_when_stored(store, arriving))
     problems: list[Problem] = []
     warnings: list[Problem] = []
     analyzed = 0
@@ -108,6 +108,14 @@ def analyze_rows(
     finally:
         gc.unfreeze()
     return RefreshResult(analyzed, series_count, tuple(problems), tuple(warnings))
+
+
+def _committed_when_stored(store: Store, arriving: Iterable[StoredRaw]) -> Iterator[StoredRaw]:
+    """The arriving mail, then a commit once the last of it is stored: a run stopped while
+    the rest is analysed or the series rebuilt keeps all the mail it read, as when storing
+    came first (its analysis is redone by the next run)."""
+    yield from arriving
+    store.commit_pending()
 
 
 @dataclass(frozen=True, slots=True)

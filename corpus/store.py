@@ -224,6 +224,12 @@ class Store:
                 self._conn.begin_write()
             self._pending = 0
 
+    def commit_pending(self) -> None:
+        """Inside a batch, commit what was written so far now, and go on in a new
+        transaction (outside one, every write is already committed)."""
+        if self._batch_depth and self._pending:
+            self._tick(self._commit_every)
+
     # -- raw mail ---------------------------------------------------------------------------
 
     def add_raw(

@@ -227,7 +227,9 @@ def git_storing(store: Store, feed: Feed, path: Path, result: FeedResult,
                 progress: Callable[[int], None] | None = None) -> Iterator[StoredRaw]:
     """`sync_git` as a stream, yielding each new mail as it is stored (`ingest.run.storing`):
     the backfill's analysis runs while the epochs are read. Call it inside `store.batch()`;
-    an epoch's cursor is written after its mail, so it is committed with it or later."""
+    an epoch's cursor is written after its mail, so it is committed with it or later. An
+    epoch that breaks off (git fails mid-walk) keeps the mail stored before the break,
+    counted, and its cursor where it was: the next run reads it again and stores the rest."""
     from .epochs import epochs, read_epoch
 
     try:
@@ -235,10 +237,12 @@ def git_storing(store: Store, feed: Feed, path: Path, result: FeedResult,
             key = f"{feed.key}#git/{repo.name}"
             read, items = read_epoch(repo, store.get_cursor(key), limits)
             stored = IngestResult()
-            yield from storing(store, items, stored, progress)
-            result.new_rows += stored.new_rows
-            result.duplicates += stored.duplicates + stored.variants
-            result.problems += stored.problems + read.problems
+            try:
+                yield from storing(store, items, stored, progress)
+            finally:
+                result.new_rows += stored.new_rows
+                result.duplicates += stored.duplicates + stored.variants
+                result.problems += stored.problems + read.problems
             if read.head:
                 store.set_cursor(key, read.head)
             if read.rewritten:

@@ -82,12 +82,16 @@ def scheduler_option(f: Callable[..., Any]) -> Callable[..., Any]:
              "(tcp://HOST:8786; default $PATCHPERF_SCHEDULER; needs patchperf[cluster]).")(f)
 
 
-def _cluster(ctx: click.Context, jobs: int, scheduler: str | None) -> str | None:
+def _cluster(ctx: click.Context, jobs: int, scheduler: str | None,
+             analyse: bool = True) -> str | None:
     """The checked scheduler address to analyse on, or None to analyse here. Given on the
-    command line it excludes --jobs N; from $PATCHPERF_SCHEDULER, an explicit --jobs wins."""
+    command line it excludes --jobs N; from $PATCHPERF_SCHEDULER, an explicit --jobs wins,
+    and a run that does not analyse (`--no-analyze`) ignores it."""
     if scheduler is None:
         return None
     if ctx.get_parameter_source("scheduler") is ParameterSource.ENVIRONMENT:
+        if not analyse:
+            return None
         if ctx.get_parameter_source("jobs") is ParameterSource.COMMANDLINE:
             return None
     elif jobs > 1:
@@ -227,7 +231,7 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_cl
     from corpus.refresh import analyze_rows
     from ingest.run import IngestResult, read_any, search_lore, store_mails, storing
 
-    scheduler = _cluster(ctx, jobs, scheduler)
+    scheduler = _cluster(ctx, jobs, scheduler, analyse=not no_analyze)
     limits = limits_from_env()
     started = time.perf_counter()
     if query is not None and len(sources) != 1:
@@ -423,7 +427,7 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
 
     from .config import config_path, sync_settings
 
-    scheduler = _cluster(ctx, jobs, scheduler)
+    scheduler = _cluster(ctx, jobs, scheduler, analyse=not no_analyze)
     configured, environ = sync_settings()
     feeds = feeds or tuple(configured)
     if not feeds:
@@ -450,15 +454,16 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
                         refreshed = analyze_rows(
                             store, None, limits, jobs=jobs, scheduler=scheduler,
                             arriving=git_storing(store, feed, Path(git_path), result, limits, tick))
+                    _warn(result.problems)
                 else:
                     with _progress(ctx, feed.key) as tick:
                         result = sync_one(store, feed, client, limits, start, progress=tick,
                                           git_path=Path(git_path) if git_path else None)
+                    _warn(result.problems)  # said before a long analysis, which may fail
                     if not no_analyze:
                         # what arrived, and what an interrupted run stored but did not analyse
                         refreshed = analyze_rows(store, None, limits, jobs=jobs,
                                                  scheduler=scheduler)
-                _warn(result.problems)
                 if not no_analyze:
                     _warn(refreshed.problems)
                     _warn(refreshed.warnings)

@@ -81,3 +81,40 @@ def test_not_an_epoch_clone(db, cli, tmp_path: Path) -> None:
     empty.mkdir()
     result = cli("sync", "lore:netdev", "--git", empty, "--db", db)
     assert result.code == 1 and "no public-inbox epochs" in result.err
+
+
+def test_an_epoch_that_breaks_off_keeps_and_counts_what_it_stored(
+        db, cli, clone: Path, monkeypatch) -> None:
+    """git failing mid-walk (a damaged pack, a killed `git cat-file`): the mail stored before
+    the break stays stored, analysed and counted; the epoch's cursor stays where it was, so
+    the next run reads the epoch again and stores the rest."""
+    from analyze.errors import BadInput
+    from ingest import epochs
+
+    epoch = clone / "git" / "0.git"
+    fast_import(epoch, [("m", mail(n)) for n in range(1, 6)])
+    real = epochs.read_epoch
+
+    def breaking_after_three(*args, **kwargs):
+        read, items = real(*args, **kwargs)
+
+        def three_then_fail():
+            for count, item in enumerate(items):
+                if count == 3:
+                    raise BadInput(f"{epoch}: git cat-file answered []")
+                yield item
+        return read, three_then_fail()
+
+    monkeypatch.setattr(epochs, "read_epoch", breaking_after_three)
+    broken = cli("sync", "lore:netdev", "--git", clone, "--db", db)
+    assert broken.code == 1 and "git cat-file answered" in broken.err
+    assert "3 new" in broken.err  # the feed's line, said as an error
+    assert stored(db) == ["e1@example.org", "e2@example.org", "e3@example.org"]
+    with Store.open(db, readonly=True) as store:
+        assert store.counts().analyses == 3
+    assert cursors(db) == {}
+    monkeypatch.setattr(epochs, "read_epoch", real)
+    again = cli("sync", "lore:netdev", "--git", clone, "--db", db)
+    assert again.code == 0, again.err
+    assert stored(db) == [f"e{n}@example.org" for n in range(1, 6)]
+    assert cursors(db) == {"lore:netdev#git/0.git": head(epoch)}

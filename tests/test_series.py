@@ -539,6 +539,8 @@ def _as_stored(messages):
 def test_series_from_stored_documents_are_the_series_of_the_mail(tmp_path):
     # a store holds one mail per key: the corpus' second `r` would be a variant
     unique = list({m.key: m for m in reversed(_CORPUS)}.values())
+    unique += [mail("pr", "pull-request: bpf 2024-03-01", kind="pull_request", minutes=40),
+               mail("pr-r", reply=True, minutes=41, irt="pr", refs=("pr",))]
     generated = tmp_path / "gen.mbox"
     gen_mbox().generate(generated, n=1500, seed=5)
     with generated.open("rb") as f:

@@ -307,6 +307,13 @@ def test_unanalyzed_mail_is_streamed(fresh_store, monkeypatch):
     assert [r.row for r in fresh_store.iter_unanalyzed("1")] == [rows[0], *rows[2:]]
     assert [r.row for r in fresh_store.iter_unanalyzed("2")] == [rows[0], rows[1], rows[2], rows[4]]
     assert [r.data for r in fresh_store.iter_unanalyzed("2")][0] == mail("0@x")
+    # analysed while they are read (what analyze_rows does): every row still comes once
+    seen = []
+    for raw in fresh_store.iter_unanalyzed("3"):
+        seen.append(raw.row)
+        fresh_store.save_analyses([AnalysisRecord(raw.row, "3", "patch", {})])
+    assert seen == rows
+    assert list(fresh_store.iter_unanalyzed("3")) == []
 
 
 def test_analyses_and_queries(fresh_store):

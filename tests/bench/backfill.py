@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append((f"backfill of {args.n:,} messages from {'git epochs' if name == 'git' else 'one mbox'}, --jobs {args.jobs}",
                          f"{seconds:,.0f} s = {messages / seconds:,.0f} msg/s, peak {rss:,} MB",
                          "< 15 min and < 1 GB a million"))
-            rows.append(("  messages stored, analysed, series",
+            rows.append(("  messages stored, analysed or refused, series",
                          f"{messages:,}, {done:,}, {series:,}", f"{args.n:,} analysed"))
     if len(seen) == 2:
         same = seen[0] == seen[1]
