@@ -75,13 +75,13 @@ def analyze_rows(
         raws = store.iter_raw(rows)
     # The rows' pages are all read before the first arriving mail is stored, whose row
     # numbers are higher: nothing is analysed twice.
-    raws = chain(raws, _committed_when_stored(store, arriving))
+    raws = chain(raws, arriving)
     problems: list[Problem] = []
     warnings: list[Problem] = []
     analyzed = 0
     pending: list[AnalysisRecord] = []
     pending_claims: list[tuple[int, list[dict[str, Any]]]] = []
-    chunks = _chunks(raws, STAGE_CHUNK)
+    chunks = _kept_before_analysis(store, _chunks(raws, STAGE_CHUNK))
     # the workers first: a cluster may take seconds to answer, the store's lock waits for none
     with in_order(analyse_chunk, jobs, scheduler) as run, store.batch(), fewer_collections():
         for results in run(chunks, limits, claims):
@@ -110,12 +110,15 @@ def analyze_rows(
     return RefreshResult(analyzed, series_count, tuple(problems), tuple(warnings))
 
 
-def _committed_when_stored(store: Store, arriving: Iterable[StoredRaw]) -> Iterator[StoredRaw]:
-    """The arriving mail, then a commit once the last of it is stored: a run stopped while
-    the rest is analysed or the series rebuilt keeps all the mail it read, as when storing
-    came first (its analysis is redone by the next run)."""
-    yield from arriving
-    store.commit_pending()
+def _kept_before_analysis(store: Store, chunks: Iterable[list[StoredRaw]]
+                          ) -> Iterator[list[StoredRaw]]:
+    """The chunks, each committed before it goes to the analysis: the arriving mail in it
+    was stored as the chunk was read. A run stopped while it analyses (the first chunk
+    waits a second for spaCy to load), or rebuilds the series, keeps all the mail it
+    handed over, as when storing came first; the next run redoes the analysis."""
+    for chunk in chunks:
+        store.commit_pending()
+        yield chunk
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,14 +4,16 @@ PostgreSQL database.
 All SQL lives here (DDL in `corpus.schema`); every value is a bound parameter. Each statement
 is written once, in SQL both engines accept (`ON CONFLICT` upserts, `RETURNING`, explicit
 `NULLS FIRST/LAST`); `corpus.connection` hides the rest. Writes happen in explicit
-transactions: one per call, or one per chunk inside `Store.batch()`, so a crash loses at most
-the open chunk and never leaves half a message.
+transactions: one per call, or one per chunk inside `Store.batch()` (a thousand mails or half
+a second, whichever comes first), so a crash loses at most the open chunk and never leaves
+half a message.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -44,6 +46,7 @@ from .schema import SERIES_STATS
 
 __all__ = [
     "DEFAULT_COMMIT_EVERY",
+    "DEFAULT_COMMIT_SECONDS",
     "AddResult",
     "AddStatus",
     "AnalysisRecord",
@@ -59,6 +62,10 @@ __all__ = [
 ]
 
 DEFAULT_COMMIT_EVERY = 1000
+# A batch also commits once its open part is this old: a stopped backfill keeps all but its
+# last half second of mail however slowly it goes (it analyses as it stores), and another
+# writer waiting for the store's lock waits about that long, not a whole chunk's worth.
+DEFAULT_COMMIT_SECONDS = 0.5
 _CHUNK = 500  # rows per `IN (...)` query: far below SQLite's 32,766 bound variables
 
 _MESSAGE_KEY = "coalesce(m.message_id, 'sha256:' || m.content_hash)"
@@ -99,7 +106,9 @@ class Store:
         self.location = conn.location
         self._batch_depth = 0
         self._commit_every = DEFAULT_COMMIT_EVERY
+        self._commit_seconds = DEFAULT_COMMIT_SECONDS
         self._pending = 0
+        self._opened = 0.0  # when the batch's open transaction began (time.monotonic)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | StoreLocation, *, readonly: bool = False
@@ -183,8 +192,10 @@ class Store:
             self._conn.commit()
 
     @contextmanager
-    def batch(self, commit_every: int = DEFAULT_COMMIT_EVERY) -> Iterator[Store]:
-        """Group writes: commit every `commit_every` messages, roll back the open part on error.
+    def batch(self, commit_every: int = DEFAULT_COMMIT_EVERY,
+              commit_seconds: float = DEFAULT_COMMIT_SECONDS) -> Iterator[Store]:
+        """Group writes: commit every `commit_every` messages, or at the first write once the
+        open part is `commit_seconds` old; roll back the open part on error.
 
         What was committed stays; the rows written since the last commit are all undone, so
         nothing is ever half-stored. Nested batches join the outer one.
@@ -201,6 +212,7 @@ class Store:
         with self._guard():
             self._conn.begin_write()
         self._batch_depth, self._commit_every, self._pending = 1, commit_every, 0
+        self._commit_seconds, self._opened = commit_seconds, time.monotonic()
         try:
             yield self
         except BaseException:
@@ -214,15 +226,17 @@ class Store:
             self._conn.commit()
 
     def _tick(self, count: int = 1) -> None:
-        """Count writes inside a batch; commit and start a new transaction every N."""
+        """Count writes inside a batch; commit and start a new transaction every N, or
+        once the open one is old enough."""
         if not self._batch_depth:
             return
         self._pending += count
-        if self._pending >= self._commit_every:
+        if (self._pending >= self._commit_every
+                or time.monotonic() - self._opened >= self._commit_seconds):
             with self._guard():
                 self._conn.commit()
                 self._conn.begin_write()
-            self._pending = 0
+            self._pending, self._opened = 0, time.monotonic()
 
     def commit_pending(self) -> None:
         """Inside a batch, commit what was written so far now, and go on in a new
@@ -277,42 +291,39 @@ class Store:
 
     def iter_raw(self, rows: Iterable[int] | None = None) -> Iterator[StoredRaw]:
         """Stream the stored messages (all, or the given rows) in row order, a chunk at a time."""
-        select = "SELECT id, raw, origin, fmt FROM messages"
         if rows is None:
-            last = 0
-            while True:
-                with self._guard():
-                    chunk = self._conn.execute(
-                        f"{select} WHERE id > ? ORDER BY id LIMIT {_CHUNK}", (last,)
-                    ).fetchall()
-                if not chunk:
-                    return
-                for row in chunk:
-                    yield StoredRaw(row[0], row[1], row[2], row[3])
-                last = chunk[-1][0]
+            yield from self._raw_pages("", ())
+            return
         wanted = sorted(set(rows))
         for ids in _chunks(wanted):
             with self._guard():
                 chunk = self._conn.execute(
-                    f"{select} WHERE id IN ({_marks(ids)}) ORDER BY id", ids
+                    f"SELECT m.id, m.raw, m.origin, m.fmt FROM messages m"
+                    f" WHERE m.id IN ({_marks(ids)}) ORDER BY m.id", ids
                 ).fetchall()
             for row in chunk:
                 yield StoredRaw(row[0], row[1], row[2], row[3])
 
     def iter_unanalyzed(self, analyzer_version: str) -> Iterator[StoredRaw]:
         """Stream the messages `unanalyzed_rows(analyzer_version)` names, in row order, a
-        chunk at a time (keyset pages: rows analysed meanwhile are simply passed)."""
+        chunk at a time (rows analysed meanwhile are simply passed)."""
+        yield from self._raw_pages(
+            " AND NOT EXISTS (SELECT 1 FROM analyses a"
+            " WHERE a.message_row = m.id AND a.analyzer_version = ?)"
+            " AND NOT EXISTS (SELECT 1 FROM rejections r"
+            " WHERE r.message_row = m.id AND r.analyzer_version = ?)",
+            (analyzer_version, analyzer_version))
+
+    def _raw_pages(self, where: str, params: tuple[object, ...]) -> Iterator[StoredRaw]:
+        """The messages `where` (an `AND ...` on `m`) keeps, by keyset pages in row order:
+        each page starts after the last row of the one before, so rows written or analysed
+        meanwhile neither shift nor repeat a page."""
         last = 0
         while True:
             with self._guard():
                 chunk = self._conn.execute(
-                    "SELECT m.id, m.raw, m.origin, m.fmt FROM messages m WHERE m.id > ?"
-                    " AND NOT EXISTS (SELECT 1 FROM analyses a"
-                    " WHERE a.message_row = m.id AND a.analyzer_version = ?)"
-                    " AND NOT EXISTS (SELECT 1 FROM rejections r"
-                    " WHERE r.message_row = m.id AND r.analyzer_version = ?)"
-                    f" ORDER BY m.id LIMIT {_CHUNK}",
-                    (last, analyzer_version, analyzer_version),
+                    f"SELECT m.id, m.raw, m.origin, m.fmt FROM messages m WHERE m.id > ?{where}"
+                    f" ORDER BY m.id LIMIT {_CHUNK}", (last, *params)
                 ).fetchall()
             if not chunk:
                 return

@@ -102,6 +102,34 @@ def test_a_stored_mail_analysis_rejects_is_not_retried_by_every_ingest(db, cli, 
     assert _dump(db)["messages"]  # nothing stored was lost
 
 
+def test_stored_mail_is_committed_before_it_is_analysed(tmp_path, monkeypatch):
+    """A backfill stopped while it analyses keeps the mail it had read, as when storing came
+    first: each chunk is committed before its analysis starts (the first one waits a second
+    for spaCy to load, and a thousand mails' analyses are written at once)."""
+    from corpus import refresh
+    from ingest.local import read_sources
+    from ingest.raw import RawMail
+    from ingest.run import IngestResult, storing
+
+    monkeypatch.setattr(refresh, "STAGE_CHUNK", 3)
+    path = tmp_path / "s.db"
+    kept_when_analysed: list[bool] = []
+    analyse = refresh.analyse_chunk
+
+    def looking_first(chunk, *args):
+        with Store.open(path, readonly=True) as other:  # another process's view
+            rows = [raw.row for raw in chunk]
+            kept_when_analysed.append([r.row for r in other.iter_raw(rows)] == rows)
+        return analyse(chunk, *args)
+
+    monkeypatch.setattr(refresh, "analyse_chunk", looking_first)
+    with bundled_threads() as folder, Store.open(path) as store:
+        mails = [m for m in read_sources(sorted(folder.glob("*.mbox"))) if isinstance(m, RawMail)]
+        with store.batch(commit_seconds=3600):  # as ingest: the store's batch, then analysis
+            refresh.analyze_rows(store, None, arriving=storing(store, mails, IngestResult()))
+    assert len(kept_when_analysed) == -(-len(mails) // 3) and all(kept_when_analysed)
+
+
 def test_mail_is_analysed_as_it_is_stored(tmp_path, monkeypatch):
     """A backfill's analysis does not wait for its last mail: each chunk is analysed and
     written while later mail is still being read and stored, after the mail stored earlier

@@ -10,6 +10,7 @@ import re
 import shutil
 import sqlite3
 import subprocess
+import time
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -35,6 +36,9 @@ def fresh_store(db):
     """A new store: a real temp file (WAL needs a file, not :memory:), or a new database."""
     with Store.open(db) as store:
         yield store
+
+
+HOUR = 3600.0  # a batch's age limit that a test never reaches
 
 
 def mail(mid: str | None, body: str = "hello") -> bytes:
@@ -211,7 +215,7 @@ def test_read_only_reads_while_a_writer_has_the_store_open(fresh_store):
         assert reader.get_raw("a@x") == mail("a@x")
         add(fresh_store, mail("b@x"), "b@x")
         assert reader.counts().messages == 2  # a later commit is seen by the next read
-        with fresh_store.batch():
+        with fresh_store.batch(commit_seconds=HOUR):
             add(fresh_store, mail("c@x"), "c@x")
             assert reader.counts().messages == 2  # the open batch is not
             assert reader.get_raw("c@x") is None
@@ -252,7 +256,7 @@ def test_unwritable_file_gives_store_error(tmp_path):
 
 
 def test_batch_commits_every_n_and_rolls_back_the_open_part(fresh_store, tmp_path):
-    with pytest.raises(RuntimeError), fresh_store.batch(commit_every=3):
+    with pytest.raises(RuntimeError), fresh_store.batch(commit_every=3, commit_seconds=HOUR):
         for i in range(7):
             add(fresh_store, mail(f"{i}@x"), f"{i}@x")
         # a second connection (another process) already sees the committed chunks
@@ -263,9 +267,24 @@ def test_batch_commits_every_n_and_rolls_back_the_open_part(fresh_store, tmp_pat
     assert add(fresh_store, mail("6@x"), "6@x").status == "new"
 
 
+def test_batch_commits_once_its_open_part_is_old_enough(fresh_store):
+    # a slow run (a backfill analysing as it stores) keeps all but its last moments of mail
+    with pytest.raises(RuntimeError), fresh_store.batch(commit_seconds=1.0):
+        add(fresh_store, mail("a@x"), "a@x")  # too soon: still open
+        with Store.open(fresh_store.location, readonly=True) as other:
+            assert other.counts().messages == 0
+            time.sleep(1.05)
+            add(fresh_store, mail("b@x"), "b@x")  # the open part is old: both committed
+            assert other.counts().messages == 2
+            add(fresh_store, mail("c@x"), "c@x")  # the clock starts again at that commit
+            assert other.counts().messages == 2
+        raise RuntimeError("stopped")
+    assert fresh_store.counts().messages == 2
+
+
 def test_batch_rollback_leaves_nothing_partial(fresh_store):
     before = fresh_store.dump()
-    with pytest.raises(RuntimeError), fresh_store.batch():
+    with pytest.raises(RuntimeError), fresh_store.batch(commit_seconds=HOUR):
         add(fresh_store, mail("a@x", "one"), "a@x")
         add(fresh_store, mail("a@x", "two"), "a@x")  # a variant row
         raise RuntimeError("crash")
