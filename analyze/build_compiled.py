@@ -12,10 +12,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .compiled import MANIFEST, MODULES, SOURCE, abi, build_dir, source_hashes
+from .compiled import MANIFEST, MODULES, ROOT, abi, build_dir, built_file, source_hashes
 
 
-def build(target: Path | None = None, source: Path = SOURCE) -> Path:
+def build(target: Path | None = None, root: Path = ROOT) -> Path:
     """Compile MODULES with mypyc into `target`, with its manifest.
 
     The package is copied to a scratch directory (mypyc type-checks the modules against the
@@ -26,13 +26,13 @@ def build(target: Path | None = None, source: Path = SOURCE) -> Path:
     target = target if target is not None else build_dir()
     with tempfile.TemporaryDirectory(prefix="patchperf-mypyc-") as tmp:
         work = Path(tmp)
-        shutil.copytree(source, work / "analyze", ignore=shutil.ignore_patterns(
+        shutil.copytree(root / "analyze", work / "analyze", ignore=shutil.ignore_patterns(
             "__pycache__", "*.so", "*.pyd"))
-        hashes = source_hashes(work / "analyze")
+        hashes = source_hashes(work)
         # Checked the way `make lint` checks them, without the project's file list
         (work / "mypy.ini").write_text("[mypy]\nignore_missing_imports = True\n")
         subprocess.run(
-            [sys.executable, "-m", "mypyc", *(f"analyze/{m}.py" for m in MODULES)],
+            [sys.executable, "-m", "mypyc", *(m.replace(".", "/") + ".py" for m in MODULES)],
             cwd=work, check=True, capture_output=True, text=True,
         )
         suffix = abi()
@@ -41,9 +41,9 @@ def build(target: Path | None = None, source: Path = SOURCE) -> Path:
             raise OSError(f"mypyc left {len(runtimes)} runtime modules, expected one")
         fresh = target.with_name(f"{target.name}.new-{os.getpid()}")
         shutil.rmtree(fresh, ignore_errors=True)
-        (fresh / "analyze").mkdir(parents=True)
         for module in MODULES:
-            shutil.copy2(work / "analyze" / f"{module}{suffix}", fresh / "analyze")
+            built_file(module, fresh).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(built_file(module, work), built_file(module, fresh))
         shutil.copy2(work / f"{runtimes[0]}{suffix}", fresh)
     manifest = {"abi": abi(), "runtime": runtimes[0], "modules": list(MODULES), "sources": hashes}
     (fresh / MANIFEST).write_text(json.dumps(manifest, indent=1))

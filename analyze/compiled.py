@@ -5,13 +5,13 @@ tenth of the time); compiled with mypyc (mypy's compiler to C extensions, as bla
 ship themselves) the same code reads the 20,000-message benchmark about 1.5x faster.
 
 The build lives outside the source tree, in the virtual environment it was made for
-(`<venv>/patchperf-compiled`, written by `python -m analyze.build_compiled`, which `make`
-runs), with a manifest of the hashes of every `analyze/*.py` it was built from. At import,
-`activate` puts the build in front of the package's own modules only when the manifest
-matches the sources as they are now: an edited module, a checkout of another commit or a
-build for another Python is ignored, and the pure-Python modules run. `PATCHPERF_PURE=1`
-asks for them. A machine without a C compiler or Python's headers gets no build and the
-same results, slower.
+(`<venv>/patchperf-compiled`, written by `python -m analyze.build_compiled`), with a
+manifest of the hashes of the modules it compiled. At import, `activate` puts the build in
+front of those modules only when the manifest matches their sources as they are now: an
+edited module, a checkout of another commit or a build for another Python is ignored, and
+the pure-Python modules run. `PATCHPERF_PURE=1` asks for them (`make test` does: the
+compiled lane is `make test-compiled`). A machine without a C compiler or Python's headers
+gets no build and the same results, slower.
 """
 
 from __future__ import annotations
@@ -25,17 +25,35 @@ import os
 import sys
 import sysconfig
 import warnings
-from collections.abc import MutableSequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-# The modules claim extraction spends its time in.
+# The modules claim extraction spends its time in: the claim readers, less the word lists
+# and pattern tables they are built from (run once, at import).
 MODULES = (
-    "quantity", "units", "number_spans", "numbers", "table_roles", "tables", "table_lkp",
-    "table_perf", "side_rows", "lists", "stated_lines", "sentences", "claims", "prose",
-    "prose_gate", "prose_read", "conditions", "loops", "shell",
+    "analyze.claims.extract",
+    "analyze.claims.lexer.number_spans",
+    "analyze.claims.lexer.numbers",
+    "analyze.claims.lexer.quantity",
+    "analyze.claims.lexer.units",
+    "analyze.claims.lists.read",
+    "analyze.claims.lists.stated",
+    "analyze.claims.prose.gate",
+    "analyze.claims.prose.read",
+    "analyze.claims.prose.sentences",
+    "analyze.claims.prose.shape",
+    "analyze.claims.shell.commands",
+    "analyze.claims.shell.conditions",
+    "analyze.claims.shell.loops",
+    "analyze.claims.tables.lkp",
+    "analyze.claims.tables.perf_stat",
+    "analyze.claims.tables.read",
+    "analyze.claims.tables.roles",
+    "analyze.claims.tables.side_rows",
 )
-SOURCE = Path(__file__).resolve().parent
+# The folder that holds the `analyze` package.
+ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = "manifest.json"
 
 
@@ -48,64 +66,77 @@ def abi() -> str:
     return str(sysconfig.get_config_var("EXT_SUFFIX") or sys.implementation.cache_tag)
 
 
-def source_hashes(source: Path = SOURCE) -> dict[str, str]:
-    """sha256 of every module of the package: a compiled module calls others natively, so
-    a change to any of them makes the build stale."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(source.glob("*.py"))}
+def source_of(module: str, root: Path = ROOT) -> Path:
+    return root.joinpath(*module.split(".")).with_suffix(".py")
 
 
-def fresh_manifest(target: Path, source: Path = SOURCE) -> dict[str, Any] | None:
-    """The manifest of `target` when it holds a whole build of exactly the sources in
-    `source`, for this Python; None otherwise."""
+def built_file(module: str, target: Path) -> Path:
+    """Where a build keeps a module's extension (as mypyc lays it out: by package)."""
+    *packages, name = module.split(".")
+    return target.joinpath(*packages, f"{name}{abi()}")
+
+
+def source_hashes(root: Path = ROOT, modules: Sequence[str] = MODULES) -> dict[str, str]:
+    """sha256 of each compiled module's source: the build's fingerprint. Modules the build
+    only imports are left out; an edit there that changes a type a compiled module relies
+    on fails loudly (mypyc checks types where they cross into compiled code), and the
+    compiled lane builds afresh."""
+    return {m: hashlib.sha256(source_of(m, root).read_bytes()).hexdigest() for m in modules}
+
+
+def fresh_manifest(target: Path, root: Path = ROOT,
+                   modules: Sequence[str] = MODULES) -> dict[str, Any] | None:
+    """The manifest of `target` when it holds a whole build of exactly the sources of
+    `modules` under `root`, for this Python; None otherwise."""
     try:
         manifest = json.loads((target / MANIFEST).read_text())
+        hashes = source_hashes(root, modules)
     except (OSError, ValueError):
         return None
     if not (isinstance(manifest, dict) and manifest.get("abi") == abi()
-            and manifest.get("sources") == source_hashes(source)
+            and manifest.get("sources") == hashes
             and isinstance(manifest.get("runtime"), str)):
         return None
     files = [target / f"{manifest['runtime']}{abi()}"]
-    files += [target / "analyze" / f"{m}{abi()}" for m in MODULES]
+    files += [built_file(m, target) for m in modules]
     return manifest if all(f.is_file() for f in files) else None
 
 
-def is_fresh(target: Path, source: Path = SOURCE) -> bool:
-    return fresh_manifest(target, source) is not None
+def is_fresh(target: Path, root: Path = ROOT, modules: Sequence[str] = MODULES) -> bool:
+    return fresh_manifest(target, root, modules) is not None
 
 
-class _Runtime(importlib.abc.MetaPathFinder):
-    """Finds mypyc's shared runtime module, and only it, in the build. mypyc names it after
-    the compiled modules' names, not their contents: found through sys.path, a file of that
-    name from another build could be taken instead."""
+class _Build(importlib.abc.MetaPathFinder):
+    """Finds the build's extensions, and only them, by module name: the compiled modules
+    and mypyc's shared runtime (named after the modules, not their contents, so a file of
+    that name found through sys.path could come from another build)."""
 
-    def __init__(self, name: str, path: Path) -> None:
-        self.name, self.path = name, path
+    def __init__(self, files: dict[str, Path]) -> None:
+        self.files = files
 
     def find_spec(self, fullname: str, path: object = None,
                   target: object = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname != self.name:
-            return None
-        return importlib.util.spec_from_file_location(fullname, self.path)
+        found = self.files.get(fullname)
+        return None if found is None else importlib.util.spec_from_file_location(fullname, found)
 
 
-def activate(package_path: MutableSequence[str], target: Path | None = None,
-             source: Path = SOURCE) -> bool:
-    """Put a fresh build in front of `package_path` (the package's `__path__`); True if so."""
-    stray = sorted(p.name for p in source.iterdir() if p.suffix in (".so", ".pyd"))
+def activate(target: Path | None = None, root: Path = ROOT,
+             modules: Sequence[str] = MODULES) -> bool:
+    """Put a fresh build in front of the sources of `modules`; True if so."""
+    stray = sorted({p.name for m in modules for p in source_of(m, root).parent.iterdir()
+                    if p.suffix in (".so", ".pyd")} if root.is_dir() else set())
     if stray:
         # Python prefers an extension to a source file in the same folder, build or not
-        warnings.warn(f"{source}: compiled modules beside the sources ({', '.join(stray)}) "
+        warnings.warn(f"{root}: compiled modules beside the sources ({', '.join(stray)}) "
                       "are used whatever they were built from; remove them", stacklevel=2)
     if os.environ.get("PATCHPERF_PURE") == "1":
         return False
     target = target if target is not None else build_dir()
-    manifest = fresh_manifest(target, source)
+    manifest = fresh_manifest(target, root, modules)
     if manifest is None:
         return False
-    name = manifest["runtime"]
-    if not any(isinstance(f, _Runtime) and f.name == name for f in sys.meta_path):
-        sys.meta_path.insert(0, _Runtime(name, target / f"{name}{abi()}"))
-    package_path.insert(0, str(target / "analyze"))
+    runtime = manifest["runtime"]
+    files = {runtime: target / f"{runtime}{abi()}", **{m: built_file(m, target) for m in modules}}
+    if not any(isinstance(f, _Build) and f.files == files for f in sys.meta_path):
+        sys.meta_path.insert(0, _Build(files))
     return True

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .claims import claims_or_warning, merge_claims
+from analyze.claims.extract import claims_or_warning, merge_claims
+from analyze.mail.message import parse_message
+from analyze.mail.series import assemble_series
+
 from .errors import BadInput
 from .limits import DEFAULT_LIMITS, Limits
-from .message import parse_message
 from .model import Analysis, Claim, Message, Problem
-from .series import assemble_series
 
 ANALYZER_VERSION = "2"  # 2: claims  # bump when derived results change, so `analyze --all` is worth running
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyze.errors import BadInput
-from analyze.message import parse_message
+from analyze.mail.message import parse_message
 
 from .store import Store
 

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, TypeVar
 
-from analyze.claims import claims_or_warning
+from analyze.claims.extract import claims_or_warning
 from analyze.errors import BadInput
 from analyze.limits import DEFAULT_LIMITS, Limits
-from analyze.message import parse_message
+from analyze.mail.message import parse_message
+from analyze.mail.series import assemble_series
 from analyze.model import Message, Problem
 from analyze.pipeline import ANALYZER_VERSION
 from analyze.serialize import (
@@ -27,7 +28,6 @@ from analyze.serialize import (
     message_to_dict,
     series_to_dict,
 )
-from analyze.series import assemble_series
 
 from .records import StoredRaw
 from .store import AnalysisRecord, SeriesRecord, Store, encode_doc

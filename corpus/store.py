@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from analyze.errors import StoreError
-from analyze.message import content_hash
+from analyze.mail.message import content_hash
 
 # The record types and path helpers live in their own modules; they are re-exported here
 # because callers (corpus.refresh, ingest.run, reports.cli) import them from the store.

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from analyze.claims import claims_of
+from analyze.claims.extract import claims_of
 from analyze.errors import BadInput
 from analyze.limits import DEFAULT_LIMITS, Limits
-from analyze.message import parse_message
+from analyze.mail.message import parse_message
 from analyze.model import Message
 from analyze.serialize import claim_to_dict
 from analyze.sim.build import Built, build_scenarios, verdict_of_claim

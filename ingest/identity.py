@@ -4,7 +4,7 @@ all, and what is its Message-ID.
 Storing must stay close to the cost of splitting the mbox (the benchmark's target is 2x the
 stdlib parser), so this reads only the header block, the way the stdlib parser delimits it:
 up to the first blank line, or the first line that is neither a header nor a continuation.
-The id it returns is the one analysis finds (both clean it with analyze.headers).
+The id it returns is the one analysis finds (both clean it with analyze.mail.headers).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from analyze.headers import clean_message_id
+from analyze.mail.headers import clean_message_id
 
 _FIELD = re.compile(rb"([!-9;-~]+)[ \t]*:")  # RFC 5322 field name: printable ASCII but ':'
 _MAIL_FIELDS = frozenset({b"from", b"subject", b"date", b"message-id"})

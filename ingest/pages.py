@@ -3,7 +3,7 @@
 The rebuilt mail carries the header lines the page shows, a text/plain UTF-8 body and an
 `X-Patchperf-Attachment: name` line per attachment the page links to. Non-ASCII header values
 are kept as raw UTF-8 (RFC 6532), not RFC 2047-encoded: lore's `•` sits inside addresses,
-where encoded-words are not allowed, and analyze/headers.py reads 8-bit header bytes as UTF-8
+where encoded-words are not allowed, and analyze/mail/headers.py reads 8-bit header bytes as UTF-8
 first, so the values come back exactly as the page showed them.
 """
 

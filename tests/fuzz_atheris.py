@@ -23,15 +23,15 @@ import sys
 import atheris
 
 with atheris.instrument_imports(include=["analyze", "ingest"]):
-    from analyze.claims import extract_claims
+    from analyze.claims.extract import extract_claims
+    from analyze.claims.lexer.numbers import find_quantities
+    from analyze.claims.lists.read import find_list_measurements
+    from analyze.claims.prose.read import find_prose_claims
+    from analyze.claims.tables.read import find_table_measurements
     from analyze.errors import PatchperfError
     from analyze.limits import Limits
-    from analyze.lists import find_list_measurements
-    from analyze.message import parse_message
-    from analyze.numbers import find_quantities
-    from analyze.prose import find_prose_claims
+    from analyze.mail.message import parse_message
     from analyze.sim.scenario import parse_scenario
-    from analyze.tables import find_table_measurements
     from ingest.lore import parse_atom
     from ingest.openwall import attachment_links, day_messages, month_days
     from ingest.pages import page_to_mail

@@ -1,14 +1,14 @@
-"""From a message's figures to its claims (analyze/claims.py): stated changes, ranges, lone
+"""From a message's figures to its claims (analyze/claims/extract.py): stated changes, ranges, lone
 patched figures, and a summary sentence that restates a table row."""
 
 from __future__ import annotations
 
 import pytest
 
-from analyze.claims import claims_or_warning, extract_claims
+from analyze.claims.extract import claims_or_warning, extract_claims
 from analyze.errors import LimitExceeded
 from analyze.limits import Limits
-from analyze.message import parse_message
+from analyze.mail.message import parse_message
 
 
 def _mail(body: str, message_id: str = "<a1@example.org>", in_reply_to: str = "") -> bytes:
@@ -180,7 +180,7 @@ _FRAGMENTS = ["Reviewed-by: ", "Cc: ", "Jane Doe ", "<jane@example.org>", "Link:
 
 
 def _not_content_by_the_pattern_alone(line: str) -> bool:
-    from analyze import claims
+    import analyze.claims.extract as claims
 
     if ":" not in line and "|" not in line and "changed" not in line:
         return False
@@ -196,7 +196,7 @@ def test_lines_that_are_no_content_are_told_without_the_pattern_when_they_can_be
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from analyze.claims import _not_content
+    from analyze.claims.extract import _not_content
 
     @settings(max_examples=2000, deadline=None)
     @given(st.lists(st.sampled_from(_FRAGMENTS), max_size=8))

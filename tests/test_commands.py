@@ -1,4 +1,4 @@
-"""Shell commands, loops and the conditions their variables name (analyze/commands.py)."""
+"""Shell commands, loops and the conditions their variables name (analyze/claims/shell/)."""
 
 from __future__ import annotations
 
@@ -7,15 +7,9 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyze.commands import (
-    Loop,
-    condition_from_header,
-    condition_of,
-    find_commands,
-    find_loops,
-    loop_for_values,
-    read_shell,
-)
+from analyze.claims.shell.commands import find_commands, find_loops, read_shell
+from analyze.claims.shell.conditions import condition_from_header, condition_of
+from analyze.claims.shell.loops import Loop, loop_for_values
 
 
 def _seed(seeds_dir, prefix: str) -> list[str]:
@@ -325,14 +319,7 @@ def test_commands_inside_sentences():
     assert find_loops(lines) == []
 
 
-def test_commands_re_exports_the_three_modules():
-    """tables.py, lists.py and prose.py import from analyze.commands; the code lives in
-    analyze/shell.py, analyze/loops.py and analyze/conditions.py."""
-    from analyze import commands, conditions, loops, shell
+def test_parse_for_reads_one_statement():
+    from analyze.claims.shell import loops
 
-    assert commands.read_shell is shell.read_shell
-    assert commands.Command is shell.Command and commands.Shell is shell.Shell
-    assert commands.Loop is loops.Loop and commands.loop_for_values is loops.loop_for_values
-    assert commands.condition_of is conditions.condition_of
-    assert commands.condition_from_header is conditions.condition_from_header
-    assert loops.parse_for("for c in {1..3}", {}) == ("c", ("1", "2", "3"))  # one statement
+    assert loops.parse_for("for c in {1..3}", {}) == ("c", ("1", "2", "3"))

@@ -13,27 +13,35 @@ import pytest
 
 from analyze import compiled
 
+MODULES = ("analyze.claims.lexer.numbers", "analyze.claims.extract")
+
 
 def _package(tmp_path: Path) -> Path:
-    source = tmp_path / "src" / "analyze"
-    source.mkdir(parents=True)
-    (source / "__init__.py").write_text("")
-    (source / "numbers.py").write_text("X = 1\n")
-    return source
+    """A source tree of two compiled modules in nested packages; returns its root."""
+    root = tmp_path / "src"
+    for module in MODULES:
+        source = compiled.source_of(module, root)
+        source.parent.mkdir(parents=True, exist_ok=True)
+        for package in (source.parent, *source.parent.parents):
+            if package == root:
+                break
+            (package / "__init__.py").touch()
+        source.write_text("X = 1\n")
+    return root
 
 
 RUNTIME = "0123abcd__mypyc"
 
 
-def _built(tmp_path: Path, source: Path, **overrides: object) -> Path:
+def _built(tmp_path: Path, root: Path, **overrides: object) -> Path:
     """A build's files (empty stand-ins: only their presence is checked before import)."""
     target = tmp_path / "build"
-    (target / "analyze").mkdir(parents=True)
-    for module in compiled.MODULES:
-        (target / "analyze" / f"{module}{compiled.abi()}").write_bytes(b"")
+    for module in MODULES:
+        compiled.built_file(module, target).parent.mkdir(parents=True, exist_ok=True)
+        compiled.built_file(module, target).write_bytes(b"")
     (target / f"{RUNTIME}{compiled.abi()}").write_bytes(b"")
     manifest = {"abi": compiled.abi(), "runtime": RUNTIME,
-                "sources": compiled.source_hashes(source), **overrides}
+                "sources": compiled.source_hashes(root, MODULES), **overrides}
     (target / compiled.MANIFEST).write_text(json.dumps(manifest))
     return target
 
@@ -46,54 +54,62 @@ def clean_sys_path(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_fresh_build_goes_first(tmp_path: Path, clean_sys_path: None) -> None:
-    source = _package(tmp_path)
-    target = _built(tmp_path, source)
-    path = [str(source)]
-    assert compiled.activate(path, target, source)
-    assert path == [str(target / "analyze"), str(source)]
-    # mypyc's shared runtime is found in the build by name, before anything on sys.path
+    root = _package(tmp_path)
+    target = _built(tmp_path, root)
+    assert compiled.activate(target, root, MODULES)
+    # each compiled module, and mypyc's shared runtime, is found in the build by its name,
+    # before anything on sys.path
     finder = sys.meta_path[0]
-    spec = finder.find_spec(RUNTIME, None)
-    assert spec is not None and spec.origin == str(target / f"{RUNTIME}{compiled.abi()}")
+    for name, where in [(RUNTIME, target / f"{RUNTIME}{compiled.abi()}"),
+                        (MODULES[0], target / "analyze" / "claims" / "lexer"
+                         / f"numbers{compiled.abi()}")]:
+        spec = finder.find_spec(name, None)
+        assert spec is not None and spec.origin == str(where)
     assert finder.find_spec("json", None) is None
+    assert finder.find_spec("analyze.claims", None) is None  # packages stay the sources'
     # asked again (a second import of the package), the finder is not added twice
-    assert compiled.activate([str(source)], target, source)
-    assert sum(getattr(f, "name", None) == RUNTIME for f in sys.meta_path) == 1
+    assert compiled.activate(target, root, MODULES)
+    assert sum(isinstance(f, compiled._Build) and f.files == finder.files
+               for f in sys.meta_path) == 1
 
 
 @pytest.mark.parametrize("missing", ["runtime", "module"])
 def test_a_build_missing_a_file_is_no_build(tmp_path: Path, clean_sys_path: None,
                                              missing: str) -> None:
-    source = _package(tmp_path)
-    target = _built(tmp_path, source)
+    root = _package(tmp_path)
+    target = _built(tmp_path, root)
     gone = (target / f"{RUNTIME}{compiled.abi()}" if missing == "runtime"
-            else target / "analyze" / f"numbers{compiled.abi()}")
+            else compiled.built_file(MODULES[0], target))
     gone.unlink()
-    assert not compiled.activate([str(source)], target, source)
+    assert not compiled.activate(target, root, MODULES)
 
 
 def test_compiled_modules_beside_the_sources_are_reported(tmp_path: Path,
                                                          clean_sys_path: None) -> None:
-    source = _package(tmp_path)
-    (source / f"numbers{compiled.abi()}").write_bytes(b"")
+    root = _package(tmp_path)
+    compiled.built_file(MODULES[0], root).write_bytes(b"")
     with pytest.warns(UserWarning, match="compiled modules beside the sources"):
-        compiled.activate([str(source)], tmp_path / "absent", source)
+        compiled.activate(tmp_path / "absent", root, MODULES)
 
 
 def test_an_edited_module_makes_the_build_stale(tmp_path: Path, clean_sys_path: None) -> None:
-    source = _package(tmp_path)
-    target = _built(tmp_path, source)
-    (source / "numbers.py").write_text("X = 2\n")
-    path = [str(source)]
-    assert not compiled.activate(path, target, source)
-    assert path == [str(source)]
+    root = _package(tmp_path)
+    target = _built(tmp_path, root)
+    compiled.source_of(MODULES[1], root).write_text("X = 2\n")
+    before = list(sys.meta_path)
+    assert not compiled.activate(target, root, MODULES)
+    assert sys.meta_path == before
 
 
-def test_a_new_module_makes_the_build_stale(tmp_path: Path, clean_sys_path: None) -> None:
-    source = _package(tmp_path)
-    target = _built(tmp_path, source)
-    (source / "extra.py").write_text("")
-    assert not compiled.activate([str(source)], target, source)
+def test_only_the_compiled_modules_make_the_build_stale(tmp_path: Path,
+                                                        clean_sys_path: None) -> None:
+    """The fingerprint covers what is compiled: a module beside them (the shared vocabulary,
+    a test helper) may change without a rebuild."""
+    root = _package(tmp_path)
+    target = _built(tmp_path, root)
+    (root / "analyze" / "model.py").write_text("Y = 1\n")
+    (root / "analyze" / "claims" / "lexer" / "extra.py").write_text("")
+    assert compiled.activate(target, root, MODULES)
 
 
 @pytest.mark.parametrize("manifest", [
@@ -102,25 +118,25 @@ def test_a_new_module_makes_the_build_stale(tmp_path: Path, clean_sys_path: None
 ])
 def test_a_build_for_something_else_is_ignored(tmp_path: Path, clean_sys_path: None,
                                                manifest: dict[str, object]) -> None:
-    source = _package(tmp_path)
-    target = _built(tmp_path, source, **manifest)
-    assert not compiled.activate([str(source)], target, source)
+    root = _package(tmp_path)
+    target = _built(tmp_path, root, **manifest)
+    assert not compiled.activate(target, root, MODULES)
 
 
 def test_no_build_or_a_damaged_manifest(tmp_path: Path, clean_sys_path: None) -> None:
-    source = _package(tmp_path)
-    assert not compiled.activate([str(source)], tmp_path / "absent", source)
-    target = _built(tmp_path, source)
+    root = _package(tmp_path)
+    assert not compiled.activate(tmp_path / "absent", root, MODULES)
+    target = _built(tmp_path, root)
     (target / compiled.MANIFEST).write_text("{cut sho")
-    assert not compiled.activate([str(source)], target, source)
+    assert not compiled.activate(target, root, MODULES)
 
 
 def test_pure_is_asked_for(tmp_path: Path, clean_sys_path: None,
                            monkeypatch: pytest.MonkeyPatch) -> None:
-    source = _package(tmp_path)
-    target = _built(tmp_path, source)
+    root = _package(tmp_path)
+    target = _built(tmp_path, root)
     monkeypatch.setenv("PATCHPERF_PURE", "1")
-    assert not compiled.activate([str(source)], target, source)
+    assert not compiled.activate(target, root, MODULES)
 
 
 def test_this_process_runs_what_it_should() -> None:
@@ -133,7 +149,7 @@ def test_this_process_runs_what_it_should() -> None:
         assert fresh, f"no fresh build in {compiled.build_dir()} (python -m analyze.build_compiled)"
     wanted = not pure and fresh
     for name in compiled.MODULES:
-        loaded = Path(importlib.import_module(f"analyze.{name}").__file__ or "")
+        loaded = Path(importlib.import_module(name).__file__ or "")
         assert (loaded.suffix != ".py") == wanted, loaded
         if wanted:
-            assert loaded.parent == compiled.build_dir() / "analyze"
+            assert loaded == compiled.built_file(name, compiled.build_dir())

@@ -72,12 +72,12 @@ def test_the_cluster_writes_what_one_process_writes(cluster, unanalysed, tmp_pat
 def test_the_workers_run_the_compiled_readers_when_this_process_does(cluster) -> None:
     """A worker imports patchperf as any process of this venv does: the mypyc build when it
     is fresh (analyze/compiled.py), the same modules either way."""
-    import analyze.quantity
+    import analyze.claims.lexer.quantity
 
     with Client(cluster.scheduler_address, set_as_default=False) as client:
-        files = client.run(lambda: __import__("analyze.quantity", fromlist=["_"]).__file__)
+        files = client.run(lambda: __import__("analyze.claims.lexer.quantity", fromlist=["_"]).__file__)
     assert len(files) == 2
-    assert {Path(f).suffix for f in files.values()} == {Path(analyze.quantity.__file__).suffix}
+    assert {Path(f).suffix for f in files.values()} == {Path(analyze.claims.lexer.quantity.__file__).suffix}
 
 
 def test_an_ingest_backfill_on_the_cluster(cluster, tmp_path) -> None:

@@ -1,4 +1,4 @@
-"""Decoding (analyze/decode.py, headers.py, charsets.py, body.py): the ways real mail is
+"""Decoding (analyze/mail/decode.py, headers.py, charsets.py, body.py): the ways real mail is
 encoded, each with a mail written here."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyze.body import make_body, quote_depth, strip_quote
-from analyze.charsets import decode_bytes
-from analyze.decode import MAX_PARTS, decode_mail
 from analyze.errors import BadInput, LimitExceeded
-from analyze.headers import clean_message_id, message_ids, parse_date, parse_from
 from analyze.limits import Limits
-from analyze.message import parse_message
+from analyze.mail.body import make_body, quote_depth, strip_quote
+from analyze.mail.charsets import decode_bytes
+from analyze.mail.decode import MAX_PARTS, decode_mail
+from analyze.mail.headers import clean_message_id, message_ids, parse_date, parse_from
+from analyze.mail.message import parse_message
 
 HEAD = (
     b"From: Ana Lopes <ana@example.org>\n"

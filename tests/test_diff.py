@@ -1,4 +1,4 @@
-"""Finding and reading diffs in mail bodies (analyze/diff.py)."""
+"""Finding and reading diffs in mail bodies (analyze/mail/diff.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyze.diff import DiffTooLarge, find_patch, strip_quote
 from analyze.errors import BadInput, LimitExceeded
+from analyze.mail.diff import DiffTooLarge, find_patch, strip_quote
 
 # A one-hunk git diff like the one Patchwork's body-split tests build (inline_cases.json).
 DIFF = """\

@@ -1,8 +1,8 @@
-"""The diffstat block as written (analyze/diffstat.py)."""
+"""The diffstat block as written (analyze/mail/diffstat.py)."""
 
 from __future__ import annotations
 
-from analyze.diffstat import find_diffstat
+from analyze.mail.diffstat import find_diffstat
 from analyze.model import DiffstatFile
 
 

@@ -9,8 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyze import lists, number_spans, numbers, table_roles, units
-from analyze.first_chars import compile_words, first_chars
+import analyze.claims.lexer.number_spans as number_spans
+import analyze.claims.lexer.numbers as numbers
+import analyze.claims.lexer.units as units
+import analyze.claims.lists.read as lists
+import analyze.claims.tables.roles as table_roles
+from analyze.claims.lexer.first_chars import compile_words, first_chars
 
 
 def test_first_characters_of_a_word_list():
@@ -105,7 +109,7 @@ _CUE_PIECES = ["2x", "3 X", "2xx", "%", "×", "improves", "UP", "set_up", "(was"
 
 
 def _sentence_filters_agree(text: str) -> None:
-    from analyze import sentences
+    import analyze.claims.prose.sentences as sentences
 
     assert sentences._has_cue(text) == bool(_CUE_AS_ONE.search(text)), text
     assert sentences._has_figure(text) == bool(_FIGURE_AS_ONE.search(text)), text
@@ -133,6 +137,4 @@ _NETPERF_AS_ONE = re.compile(r"TEST from|^\s*Recv\s+Send|^\s*Local\s*/Remote|Soc
                                  "Local", "/Remote", "Socket", "Size", "x", "\n", "ſ"]),
                 max_size=8).map("".join))
 def test_netperf_banner_split_as_one(text):
-    from analyze import lists
-
     assert lists._netperf_start(text) == bool(_NETPERF_AS_ONE.search(text)), text

@@ -213,8 +213,8 @@ FUZZ = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_to
 @FUZZ
 @given(valid_mails() | mails() | st.binary(max_size=2048))
 def test_fuzz_message_decoding_and_analysis(data: bytes) -> None:
-    from analyze.claims import extract_claims
-    from analyze.message import parse_message
+    from analyze.claims.extract import extract_claims
+    from analyze.mail.message import parse_message
 
     message = _named_errors_only(parse_message, data, "fuzz", SMALL)
     if message is None:
@@ -304,7 +304,7 @@ def test_fuzz_format_detection(head: bytes) -> None:
        | st.lists(st.sampled_from(["[", "]", "PATCH", "RFC", "v2", "3/7", "net-next", "Re:",
                                    "Fwd:", "AW:", "0/0", "99999999999/1", " "]), max_size=12).map("".join))
 def test_fuzz_subject_parsing(subject: str) -> None:
-    from analyze.subject import parse_subject
+    from analyze.mail.subject import parse_subject
 
     _named_errors_only(parse_subject, subject)
 
@@ -312,10 +312,10 @@ def test_fuzz_subject_parsing(subject: str) -> None:
 @FUZZ
 @given(body_lines(), st.data())
 def test_fuzz_trailers_tables_lists_and_prose(lines: list[str], data: st.DataObject) -> None:
-    from analyze.lists import find_list_measurements
-    from analyze.prose import find_prose_claims
-    from analyze.tables import find_table_measurements
-    from analyze.trailers import parse_trailers
+    from analyze.claims.lists.read import find_list_measurements
+    from analyze.claims.prose.read import find_prose_claims
+    from analyze.claims.tables.read import find_table_measurements
+    from analyze.mail.trailers import parse_trailers
 
     depths = data.draw(st.lists(st.integers(0, 3), min_size=len(lines), max_size=len(lines)))
     _named_errors_only(parse_trailers, lines, depths)
@@ -327,7 +327,7 @@ def test_fuzz_trailers_tables_lists_and_prose(lines: list[str], data: st.DataObj
 @FUZZ
 @given(st.text(max_size=200) | st.lists(st.sampled_from(WORDS), max_size=20).map(" ".join))
 def test_fuzz_number_lexer(line: str) -> None:
-    from analyze.numbers import find_quantities
+    from analyze.claims.lexer.numbers import find_quantities
 
     for q in _named_errors_only(find_quantities, line) or []:
         assert 0 <= q.start <= q.end <= len(line)
@@ -545,7 +545,7 @@ def test_fuzz_maildir(tmp_path_factory, files, with_subfolder: bool) -> None:
 
 
 def parse_message_small(data: bytes):
-    from analyze.message import parse_message
+    from analyze.mail.message import parse_message
 
     return parse_message(data, "fuzz", SMALL)
 
@@ -583,10 +583,10 @@ def _regressions() -> list[Path]:
 @pytest.mark.parametrize("path", _regressions(), ids=lambda p: p.name)
 def test_fuzz_regressions(path: Path) -> None:
     """Each input a fuzzer once failed on, through every reader that takes bytes or text."""
-    from analyze.claims import extract_claims
-    from analyze.message import parse_message
+    from analyze.claims.extract import extract_claims
+    from analyze.mail.message import parse_message
+    from analyze.mail.subject import parse_subject
     from analyze.sim.scenario import parse_scenario
-    from analyze.subject import parse_subject
     from ingest.lore import parse_atom
     from ingest.mboxrd import iter_mboxrd
     from ingest.openwall import attachment_links, day_messages, month_days

@@ -96,7 +96,7 @@ def test_days_messages_and_attachments(db, site: Site, httpserver: HTTPServer, t
     assert attachment.get_payload(decode=True) == b"perf.data\x00\x01 binary"
     assert "davem@...emloft.net" in mail["From"]  # shortened by the archive, kept as shown
     # a non-ASCII subject beside an attachment: kept as the page shows it (UTF-8)
-    from analyze.message import parse_message
+    from analyze.mail.message import parse_message
     assert "café ✓" in parse_message(raws["ow19-2@example.org"]).subject.raw
     assert again.error is None
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_tables import body_blocks, lines_of
 
-from analyze.lists import find_list_measurements
+from analyze.claims.lists.read import find_list_measurements
 
 SEED_004 = "004_19b1e878a2b8005e.txt"
 BEFORE_004 = [494016, 612806, 673100, 696982, 710494, 716830, 714729, 713478, 711056]
@@ -376,7 +376,7 @@ def test_a_run_of_iperf3_headers_is_read_once():
     not once per line the run could start from (that was quadratic: 38 s for 8,000)."""
     from unittest import mock
 
-    import analyze.lists as lists
+    import analyze.claims.lists.read as lists
 
     n = 8_000
     lines = ["before the patch:", *["[ ID] Interval           Transfer     Bitrate"] * n, "run 1"]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyze.numbers import MAX_DIGITS, find_quantities
+from analyze.claims.lexer.numbers import MAX_DIGITS, find_quantities
 
 
 def _fields(q, keys):
@@ -326,7 +326,7 @@ _GATES = ("_may_end_in_symbol", "_may_end_in_bound", "_may_end_in_factor")
 def _lex_without_gates(line: str, monkeypatch) -> list:
     """The long way: every look-behind regex run, no bare table cell or plain decimal read by
     a fast path."""
-    import analyze.numbers as numbers
+    import analyze.claims.lexer.numbers as numbers
 
     with monkeypatch.context() as m:
         for name in _GATES:
@@ -351,12 +351,12 @@ _BOUND_TEXT = st.lists(st.sampled_from(_BOUND_PIECES), max_size=24).map("".join)
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_BOUND_TEXT)
 def test_gates_give_what_the_regexes_give(monkeypatch, line):
-    assert list(__import__("analyze.numbers", fromlist=["_Scanner"])._Scanner(line).scan()) \
+    assert list(__import__("analyze.claims.lexer.numbers", fromlist=["_Scanner"])._Scanner(line).scan()) \
         == _lex_without_gates(line, monkeypatch)
 
 
 def test_gates_give_what_the_regexes_give_on_the_evaluation_set(monkeypatch):
-    from analyze.numbers import _Scanner
+    from analyze.claims.lexer.numbers import _Scanner
 
     folder = Path(__file__).parent / "data" / "claims"
     lines = [x for p in sorted(folder.iterdir()) if p.suffix in (".eml", ".mbox")
@@ -395,7 +395,7 @@ _SPAN_TEXT = st.lists(st.sampled_from(_SPAN_PIECES), max_size=20).map("".join)
 def test_excluded_spans_gates_change_no_span(line):
     """Each excluded-span pattern is skipped when its literal is missing (or too rare):
     running every pattern on every line gives the same spans."""
-    import analyze.number_spans as ns
+    import analyze.claims.lexer.number_spans as ns
 
     spans = []
     for _needles, pattern, _at_least in ns._EXCLUDED:
@@ -419,7 +419,7 @@ def test_excluded_spans_gates_change_no_span(line):
 @settings(max_examples=800, deadline=None)
 @given(_SPAN_TEXT)
 def test_decimal_comma_prefilter_changes_nothing(line):
-    import analyze.numbers as numbers
+    import analyze.claims.lexer.numbers as numbers
 
     expected = bool(numbers._DOT_THOUSANDS.search(line)
                     or numbers._COMMA_DECIMAL_ANYWHERE.search(line))
@@ -431,7 +431,7 @@ def test_decimal_comma_prefilter_changes_nothing(line):
        st.integers(0, 14), st.integers(0, 14))
 def test_spread_read_backwards_is_the_regex(text, lo, end):
     """`_spread_start` reads `(?:±|\\+-|\\+/-)\\s{0,3}$` backwards from the figure."""
-    import analyze.numbers as numbers
+    import analyze.claims.lexer.numbers as numbers
 
     end = min(end, len(text))
     lo = min(lo, end)
@@ -446,7 +446,7 @@ _ROW_PIECES = [*"0123456789.,|+- \t%", "3,518,448", "12,5", "1.341.700", "  |  "
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(st.sampled_from(_ROW_PIECES), max_size=16).map("".join))
 def test_numeric_rows_read_in_one_pass_as_the_scanner_reads_them(line):
-    import analyze.numbers as numbers
+    import analyze.claims.lexer.numbers as numbers
 
     row = numbers._numeric_row(line)
     if row is not None:
@@ -458,14 +458,14 @@ def test_numeric_rows_read_in_one_pass_as_the_scanner_reads_them(line):
     "| 1 | 2 | -0.51% |", "\t3518448\t|\t3591240 | +2.1%", "  4 | 3,518,448 | 3,591,240.5 | +2.1%",
 ])
 def test_numeric_rows_take_the_one_pass(line):
-    import analyze.numbers as numbers
+    import analyze.claims.lexer.numbers as numbers
 
     assert numbers._numeric_row(line) is not None
     assert list(numbers._numeric_row(line)) == list(numbers._Scanner(line).scan())
 
 
 def test_a_numeric_row_gives_at_most_max_figures():
-    from analyze.numbers import MAX_FIGURES
+    from analyze.claims.lexer.numbers import MAX_FIGURES
 
     assert len(find_quantities("1|" * 500_000)) == MAX_FIGURES
     assert [q.text for q in find_quantities("1 | 2 | 3", max_figures=2)] == ["1", "2"]

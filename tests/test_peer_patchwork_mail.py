@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from agreement import score
 
-from analyze.body import quote_depth
-from analyze.diff import find_patch
-from analyze.message import parse_message
+from analyze.mail.body import quote_depth
+from analyze.mail.diff import find_patch
+from analyze.mail.message import parse_message
 from analyze.model import Message
 from ingest.local import read_sources
 from ingest.raw import RawMail

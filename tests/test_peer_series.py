@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from analyze.message import parse_message
+from analyze.mail.message import parse_message
+from analyze.mail.series import assemble_series
 from analyze.model import Message
-from analyze.series import assemble_series
 from ingest.local import read_sources
 from ingest.raw import RawMail
 

@@ -1,4 +1,4 @@
-"""Prose claims: before/after pairs and stated changes read from sentences (analyze/prose.py)."""
+"""Prose claims: before/after pairs and stated changes read from sentences (analyze/claims/prose/read.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from analyze import prose, prose_read
-from analyze.model import Message
-from analyze.prose import (
+import analyze.claims.prose.read as prose
+import analyze.claims.prose.shape as prose_read
+from analyze.claims.prose.read import (
     find_prose_changes,
     find_prose_claims,
     find_prose_measurements,
     find_prose_results,
 )
+from analyze.model import Message
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -219,7 +220,7 @@ def test_negatives(text):
 def test_import_does_not_load_spacy():
     code = (
         "import sys\n"
-        "import analyze.prose as p\n"
+        "import analyze.claims.prose.read as p\n"
         "assert 'spacy' not in sys.modules, 'imported at module import'\n"
         "p.find_prose_claims(['no figures here at all, just words before and after.',\n"
         "                     'ring size 4096 and 25G link.'])\n"
@@ -395,8 +396,8 @@ def test_rule_words_with_digits_are_never_figures():
     """prose_read.matches_of caches Matcher results by token shape with digit-bearing figures
     reduced to their label; that is only sound while no rule word with a digit can be a
     figure (`v2` in "with v2" is a version, never a figure)."""
-    from analyze.numbers import find_quantities
-    from analyze.prose_rules import rule_words
+    from analyze.claims.lexer.numbers import find_quantities
+    from analyze.claims.prose.rules import rule_words
 
     words = rule_words()
     assert "from" in words and "before" in words
@@ -423,7 +424,7 @@ def test_match_cache_gives_what_the_matcher_gives():
 
 def _eval_messages(seeds_dir: Path) -> list[Message]:
     """Every message of the claims evaluation set and the seeds, parsed."""
-    from analyze.message import parse_message
+    from analyze.mail.message import parse_message
     from ingest.local import read_sources
     from ingest.raw import RawMail
 
@@ -441,7 +442,7 @@ def test_match_cache_key_is_exact_on_the_evaluation_set(seeds_dir):
     the Matcher gives."""
     import re
 
-    from analyze.sentences import candidates
+    from analyze.claims.prose.sentences import candidates
 
     nlp, matcher = prose_read.pipeline()
     texts: list[tuple[str, ...]] = []
@@ -467,7 +468,7 @@ def test_match_cache_key_is_exact_on_the_evaluation_set(seeds_dir):
 def test_claims_are_the_same_with_a_cold_and_a_warm_cache(seeds_dir):
     """Whole extraction over the evaluation set and the seeds: the match cache, cleared
     before each message or kept across all of them, changes nothing."""
-    from analyze.claims import extract_claims
+    from analyze.claims.extract import extract_claims
 
     messages = _eval_messages(seeds_dir)
     cold = []
@@ -540,8 +541,8 @@ def test_the_gate_only_turns_away_sentences_that_give_nothing(seeds_dir):
     other digits): when the gate says no rule could match, spaCy's reading is empty."""
     import re
 
-    from analyze.prose_gate import could_match
-    from analyze.sentences import candidates
+    from analyze.claims.prose.gate import could_match
+    from analyze.claims.prose.sentences import candidates
 
     turned_away = passed = 0
     for m in _eval_messages(seeds_dir):
@@ -556,7 +557,7 @@ def test_the_gate_only_turns_away_sentences_that_give_nothing(seeds_dir):
     assert turned_away > 10 and passed > 50
 
 
-_WORDS = sorted(__import__("analyze.prose_rules", fromlist=["rule_words"]).rule_words())
+_WORDS = sorted(__import__("analyze.claims.prose.rules", fromlist=["rule_words"]).rule_words())
 _FIGURES = ["5 Mpps", "10%", "+3.2%", "2x", "40 us", "1,234 trans/s", "8", "twice", "(-0.5%)"]
 
 
@@ -567,9 +568,9 @@ _FIGURES = ["5 Mpps", "10%", "+3.2%", "2x", "40 us", "1,234 trans/s", "8", "twic
 def test_the_gate_never_turns_away_a_sentence_a_rule_matches(words):
     """Sentences made of the rules' own words and figures, in any order: the gate may let
     through what matches nothing, but never turns away what spaCy reads a claim in."""
-    from analyze.numbers import find_quantities
-    from analyze.prose_gate import could_match
-    from analyze.sentences import Candidate, Paragraph
+    from analyze.claims.lexer.numbers import find_quantities
+    from analyze.claims.prose.gate import could_match
+    from analyze.claims.prose.sentences import Candidate, Paragraph
 
     text = " ".join(words) + "."
     c = Candidate(text, 0, Paragraph(text, (0,), (0,)), tuple(find_quantities(text)))
@@ -597,8 +598,8 @@ _START_PARTS = ["~", "~=", "≈", ">=", "<=", "≥", "≤", ">", "<", "+", "-", 
 def test_every_figure_starts_where_the_gate_before_lexing_looks(parts):
     """Each figure the lexer finds starts at a place `_figure_starts` names (signs, brackets,
     spreads and bound symbols before the digits, `x2`, `.5`, `twice`, `factor of`)."""
-    from analyze.numbers import find_quantities
-    from analyze.prose_gate import _figure_starts
+    from analyze.claims.lexer.numbers import find_quantities
+    from analyze.claims.prose.gate import _figure_starts
 
     text = "".join(parts)
     starts = set(_figure_starts(text, text.lower()))
@@ -608,7 +609,7 @@ def test_every_figure_starts_where_the_gate_before_lexing_looks(parts):
 
 def _figure_and_cue_sentences(lines):
     """Every sentence of `lines` the candidates filter would consider, before any gate."""
-    from analyze import sentences
+    import analyze.claims.prose.sentences as sentences
 
     for para in sentences._paragraphs(lines):
         for start, end in sentences._sentences(para.text):
@@ -618,9 +619,9 @@ def _figure_and_cue_sentences(lines):
 
 
 def _gate_before_and_after_lexing_agree(text):
-    from analyze.numbers import find_quantities
-    from analyze.prose_gate import _could_match_text, could_match, could_match_text
-    from analyze.sentences import Candidate, Paragraph
+    from analyze.claims.lexer.numbers import find_quantities
+    from analyze.claims.prose.gate import _could_match_text, could_match, could_match_text
+    from analyze.claims.prose.sentences import Candidate, Paragraph
 
     before = could_match_text(text)
     assert before == _could_match_text(text), text  # the kept answer is the sentence's own
@@ -682,7 +683,7 @@ def test_a_colon_or_equals_glued_to_its_word_still_heads_a_figure(text):
 def test_the_kept_answer_of_a_sentence_with_a_digit_word_is_its_own():
     """`v2` is a rule word: where it stands matters, so such a sentence's answer is not
     kept for another with the same digit runs (found in review)."""
-    from analyze.prose_gate import could_match_text
+    from analyze.claims.prose.gate import could_match_text
 
     assert not could_match_text("With v5 we now get 5 Mpps on v2.")
     assert could_match_text("With v2 we now get 5 Mpps on v5.")
@@ -701,9 +702,9 @@ def test_the_kept_answer_of_a_sentence_with_a_digit_word_is_its_own():
     ("Throughput is up by about~9% here.", True),
 ])
 def test_the_gate_reads_rules_in_their_order(text, could):
-    from analyze.numbers import find_quantities
-    from analyze.prose_gate import could_match
-    from analyze.sentences import Candidate, Paragraph
+    from analyze.claims.lexer.numbers import find_quantities
+    from analyze.claims.prose.gate import could_match
+    from analyze.claims.prose.sentences import Candidate, Paragraph
 
     c = Candidate(text, 0, Paragraph(text, (0,), (0,)), tuple(find_quantities(text)))
     assert could_match(c.text, c.quantities) is could
@@ -730,7 +731,7 @@ def test_up_and_down_that_state_no_change(text):
 
 
 def test_each_stated_change_takes_the_metric_of_its_clause():
-    from analyze.units import metric_of
+    from analyze.claims.lexer.units import metric_of
 
     first, second = find_prose_changes(["QPS is up ~9% and tail latency is down 4%."])
     assert (metric_of(None, first.context), metric_of(None, second.context)) == (
@@ -746,9 +747,9 @@ def test_each_stated_change_takes_the_metric_of_its_clause():
     "This improves throughput~5%.",
 ])
 def test_the_gate_lets_through_what_it_cannot_tell(text):
-    from analyze.numbers import find_quantities
-    from analyze.prose_gate import could_match
-    from analyze.sentences import Candidate, Paragraph
+    from analyze.claims.lexer.numbers import find_quantities
+    from analyze.claims.prose.gate import could_match
+    from analyze.claims.prose.sentences import Candidate, Paragraph
 
     c = Candidate(text, 0, Paragraph(text, (0,), (0,)), tuple(find_quantities(text)))
     if _reading_of(c) != prose_read.NOTHING:
@@ -785,10 +786,10 @@ def test_the_gate_holds_through_spacys_split_words():
     spaCy's English tokenizer exceptions, in sentences where a figure follows."""
     from spacy.attrs import ORTH
 
-    from analyze.numbers import find_quantities
-    from analyze.prose_gate import could_match
-    from analyze.prose_rules import rule_words
-    from analyze.sentences import Candidate, Paragraph
+    from analyze.claims.lexer.numbers import find_quantities
+    from analyze.claims.prose.gate import could_match
+    from analyze.claims.prose.rules import rule_words
+    from analyze.claims.prose.sentences import Candidate, Paragraph
 
     nlp, _ = prose_read.pipeline()
     words = {w.lower() for w in rule_words()}
@@ -807,8 +808,8 @@ def test_gate_words_survive_the_shape():
     """The gate is asked of a sentence's shape (the digits of its figures written `0`), as
     spaCy reads it: that gives the sentence's own answer only while no word the rules need
     can sit inside a figure. A rule word with a digit must never lex as one."""
-    from analyze.numbers import find_quantities
-    from analyze.prose_gate import _indexed
+    from analyze.claims.lexer.numbers import find_quantities
+    from analyze.claims.prose.gate import _indexed
 
     vocabulary = _indexed().vocabulary
     words = [w for w, _ in vocabulary.short] + [w for ws in vocabulary.by_pair.values()

@@ -1,10 +1,10 @@
-"""The pull-request block of `git request-pull` (analyze/pull.py)."""
+"""The pull-request block of `git request-pull` (analyze/mail/pull.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from analyze.pull import find_pull_url
+from analyze.mail.pull import find_pull_url
 
 INTRO = "The following changes since commit 1234:\n\n  Linux 6.1\n\nare available in the {}:\n\n"
 

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from stores import gen_mbox
 
-from analyze.links import linked_message_ids
-from analyze.message import parse_message
+from analyze.mail.links import linked_message_ids
+from analyze.mail.message import parse_message
+from analyze.mail.series import assemble_series, series_of
+from analyze.mail.threads import build_threads
 from analyze.model import Body, Message, Subject, Trailer
 from analyze.serialize import message_for_series, message_to_dict, series_from_dict, series_to_dict
-from analyze.series import assemble_series, series_of
-from analyze.threads import build_threads
 from corpus.store import encode_doc
 from ingest.mboxrd import iter_mboxrd
 from ingest.raw import RawMail
@@ -360,7 +360,7 @@ def test_received_trailers_come_from_unquoted_reply_lines():
             lines=(f"> Acked-by: {ack.value}", f"Reviewed-by: {rev.value}"),
             trailers=(rev,),
         ),
-        # a quoted ack gives no trailer (analyze.trailers reads unquoted lines only)
+        # a quoted ack gives no trailer (analyze.mail.trailers reads unquoted lines only)
         mail(
             "r3",
             reply=True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyze.message import parse_message
+from analyze.mail.message import parse_message
 from analyze.sim.mechanisms import from_diff, from_words, mechanisms_of
 from ingest.local import read_sources
 from ingest.raw import RawMail

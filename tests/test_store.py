@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from stores import ON_POSTGRESQL
 
 from analyze.errors import StoreError
-from analyze.message import content_hash
+from analyze.mail.message import content_hash
 from corpus import schema
 from corpus.store import (
     AnalysisRecord,

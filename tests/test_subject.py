@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyze.errors import BadInput
-from analyze.subject import (
+from analyze.mail.subject import (
     MAX_SUBJECT_CHARS,
     is_reply,
     parse_series_marker,

@@ -9,17 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyze.body import quote_depth, strip_quote
+from analyze.claims.lexer.units import metric_of
+from analyze.claims.tables.read import find_table_measurements, resolve_roles, role_of
 from analyze.errors import LimitExceeded
-from analyze.tables import find_table_measurements, resolve_roles, role_of
-from analyze.units import metric_of
+from analyze.mail.body import quote_depth, strip_quote
 
 SEED_001 = "001_22952647ed20d5cc.txt"
 
 
 def body_blocks(text: str) -> list[list[str]]:
     """The body of a stored post (after its header block) cut into runs of one quote depth,
-    quote markers stripped, as analyze/claims.py hands them over."""
+    quote markers stripped, as analyze/claims/extract.py hands them over."""
     lines = text.split("\n")
     start = next(i for i, line in enumerate(lines) if line.startswith("Subject:"))
     start = next(i for i in range(start, len(lines)) if not lines[i].strip())
@@ -395,7 +395,7 @@ def test_row_labels_that_count_the_condition():
                 max_size=8).map(" ".join))
 def test_role_of_reads_as_its_four_patterns_in_order(text):
     """role_of's one search for any role gives what the four searches in order give."""
-    from analyze import table_roles as t
+    import analyze.claims.tables.roles as t
 
     expected = next((role for pattern, role in ((t._NOISE, t.NOISE), (t._STATED, t.STATED),
                                                  (t._BASELINE, t.BASELINE),
@@ -422,9 +422,9 @@ def test_with_unit_keeps_every_field_of_the_figure():
     field added to Quantity must be added there too."""
     from dataclasses import fields, replace
 
-    from analyze.numbers import find_quantities
-    from analyze.quantity import Quantity
-    from analyze.table_roles import with_unit
+    from analyze.claims.lexer.numbers import find_quantities
+    from analyze.claims.lexer.quantity import Quantity
+    from analyze.claims.tables.roles import with_unit
 
     assert [f.name for f in fields(Quantity)] == [
         "value", "text", "start", "end", "kind", "unit", "canonical_unit", "canonical_value",

@@ -15,8 +15,8 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from test_series import mail
 
-from analyze.series import assemble_series
-from analyze.threads import REFERENCES_CONSULTED, Threads, build_threads, consulted_references
+from analyze.mail.series import assemble_series
+from analyze.mail.threads import REFERENCES_CONSULTED, Threads, build_threads, consulted_references
 
 N = 10_000
 BOUND = 2.0  # seconds; the near-linear code takes under 0.6 s for each case

@@ -13,8 +13,8 @@ import pytest
 from agreement import score
 
 from analyze.errors import BadInput
+from analyze.mail.trailers import parse_trailers, split_person
 from analyze.model import Trailer
-from analyze.trailers import parse_trailers, split_person
 
 
 def _depth(line: str) -> tuple[int, str]:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from analyze.units import (
+from analyze.claims.lexer.units import (
     METRICS,
     SI_PREFIXES,
     UNITS,

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..body import strip_quote
+from analyze.claims.shell.commands import Command, read_shell
+from analyze.mail.body import strip_quote
+
 from ..model import Claim, Message
-from ..shell import Command, read_shell
 from .errors import ModelError
 from .mechanisms import mechanisms_of
 from .scenario import Scenario

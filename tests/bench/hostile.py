@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from analyze.claims import extract_claims
-from analyze.message import parse_message
-from analyze.numbers import clear_cache
+from analyze.claims.extract import extract_claims
+from analyze.claims.lexer.numbers import clear_cache
+from analyze.mail.message import parse_message
 
 HEAD = (
     "From: Bench <bench@example.org>\nSubject: [PATCH net-next 0/1] hostile\n"

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from analyze.model import Message, ReceivedTrailer, Series
-from analyze.threads import (
+
+from .threads import (
     Parents,
     clean_name,
     consulted_references,

@@ -1,11 +1,11 @@
 """Reading one sentence's shape with spaCy: which figures pair up, which change is stated.
 
-`analyze/prose.py` hands over a sentence's *shape*: its text with every digit run of a figure
+`analyze/claims/prose/read.py` hands over a sentence's *shape*: its text with every digit run of a figure
 written `0` (`from 0.0 Mpps to 0.0 Mpps`) and the figures' kinds and units, never their
 values. This module tokenizes it with a blank English pipeline and the sentencizer, merges
 each figure into one token labelled VAL / PCT / RATIO (or COND / SETUP / SPREAD when it says
 what was run, or how noisy, rather than what was measured), runs the `Matcher` rules of
-`analyze/prose_rules.py`, and returns a `Reading` that names figures by their position in the
+`analyze/claims/prose/rules.py`, and returns a `Reading` that names figures by their position in the
 sentence. Values never enter a reading, so sentences that differ only in their figures share
 one (prose.py caches it), and prose.py puts the figures back.
 
@@ -20,8 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .commands import condition_from_header
-from .prose_rules import (
+from analyze.claims.lexer.quantity import Quantity
+from analyze.claims.lexer.units import lower_is_better, metric_of
+from analyze.claims.shell.conditions import condition_from_header
+
+from .rules import (
     BYTE_WORDS,
     COMPARATIVES,
     CONDITION_NOUNS,
@@ -45,8 +48,6 @@ from .prose_rules import (
     add_rules,
     rule_words,
 )
-from .quantity import Quantity
-from .units import lower_is_better, metric_of
 
 # --- what a reading is --------------------------------------------------------------------
 

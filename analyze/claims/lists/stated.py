@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .numbers import find_quantities
-from .prose import StatedChange
-from .units import metric_of
+from analyze.claims.lexer.numbers import find_quantities
+from analyze.claims.lexer.units import metric_of
+from analyze.claims.prose.read import StatedChange
 
 _MAX_LINE = 200
 _NAMED = re.compile(r"\s*(?:[-*•]\s+)?([A-Za-z][\w .\-/()]{0,40}?)\s*:\s*(?=[+\-−])")

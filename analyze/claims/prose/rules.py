@@ -1,4 +1,4 @@
-"""The words and spaCy Matcher patterns prose claims are read with (analyze/prose.py).
+"""The words and spaCy Matcher patterns prose claims are read with (analyze/claims/prose/read.py).
 
 Data, not logic: which words say "before" and "after", which words of change say a value went
 up or down, which nouns make a figure a condition ("8 RX queues") or a setting of the test

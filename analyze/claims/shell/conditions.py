@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .commands import OPTION, TOOLS, Command, program_family, program_index
 from .loops import INT, VARIABLE, Loop
-from .shell import OPTION, TOOLS, Command, program_family, program_index
 
 # Options per program (from each tool's usage text): pktgen's samples/pktgen/parameters.sh,
 # netperf's global and test-specific (after `--`) options, iperf3, neper, wrk, taskset, ...

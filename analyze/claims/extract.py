@@ -20,23 +20,23 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .body import strip_quote
-from .errors import LimitExceeded
-from .first_chars import compile_words
-from .limits import DEFAULT_LIMITS, Limits
-from .lists import find_list_measurements
-from .model import Claim, Message
-from .prose import (
+from analyze.claims.lexer.first_chars import compile_words
+from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.claims.lexer.units import lower_is_better, metric_of
+from analyze.claims.lists.read import find_list_measurements
+from analyze.claims.lists.stated import find_stated_lines
+from analyze.claims.prose.read import (
     LoneResult,
     StatedChange,
     find_prose_changes,
     find_prose_measurements,
     find_prose_results,
 )
-from .quantity import Measurement, Quantity
-from .stated_lines import find_stated_lines
-from .tables import find_table_measurements
-from .units import lower_is_better, metric_of
+from analyze.claims.tables.read import find_table_measurements
+from analyze.errors import LimitExceeded
+from analyze.limits import DEFAULT_LIMITS, Limits
+from analyze.mail.body import strip_quote
+from analyze.model import Claim, Message
 
 # Relative changes below this are "neutral": the figures are the same as far as a mail's
 # rounding can tell (`3518448 -> 3591240` is +2.1 %, not neutral).

@@ -3,11 +3,11 @@
 "My host with 8 RX queues was handling 5 Mpps before the patch, and more than 10 Mpps after
 patch." (seed 000) is a before/after pair; "improves throughput by 12%" and "a 3% regression"
 state only a change; "with this change the box now forwards more than 1.2 Mpps" gives the
-patched figure alone. `analyze/sentences.py` picks the sentences holding a figure and a change
+patched figure alone. `analyze/claims/prose/sentences.py` picks the sentences holding a figure and a change
 cue. Each is reduced to its *shape*: the digit runs of its figures written `0` ("went from
-0.0 Mpps to 0.0 Mpps"), with the figures' kinds and units. `analyze/prose_read.py` reads the
+0.0 Mpps to 0.0 Mpps"), with the figures' kinds and units. `analyze/claims/prose/shape.py` reads the
 shape with spaCy (a blank English pipeline, the sentencizer and the `Matcher` rules of
-`analyze/prose_rules.py`) into a reading that names figures by position; this module puts the
+`analyze/claims/prose/rules.py`) into a reading that names figures by position; this module puts the
 sentence's own figures back. Which words pair which figures never depends on the digits
 written, so a reading is kept per shape: the figures of test after test ("With 8 queues this
 goes from 7.4 Mpps to 8.1 Mpps.") are matched once. spaCy is imported on the first candidate
@@ -21,8 +21,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .prose_gate import could_match
-from .prose_read import (
+from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.claims.lexer.units import metric_of
+
+from .gate import could_match
+from .sentences import MAX_SENTENCE, Candidate, candidates
+from .shape import (
     NOTHING,
     ChangeRef,
     Conditions,
@@ -33,9 +37,6 @@ from .prose_read import (
     clause_around,
     read_shape,
 )
-from .quantity import Measurement, Quantity
-from .sentences import MAX_SENTENCE, Candidate, candidates
-from .units import metric_of
 
 __all__ = ["MAX_SENTENCE", "LoneResult", "StatedChange", "find_prose_changes",
            "find_prose_claims", "find_prose_measurements", "find_prose_results"]

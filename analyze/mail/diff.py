@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 
 from unidiff import PatchSet, UnidiffParseError
 
-from analyze.body import strip_quote
 from analyze.errors import LimitExceeded
 from analyze.model import FileChange, Patch
+
+from .body import strip_quote
 
 MAX_DIFF_LINES = 100_000
 MAX_LINE_CHARS = 1024 * 1024

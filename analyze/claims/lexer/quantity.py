@@ -1,7 +1,7 @@
 """Values found in mail text: a figure with its unit, and a before/after pair of them.
 
-`analyze/numbers.py` finds Quantities in a line; `analyze/tables.py`, `lists.py` and
-`prose.py` pair them into Measurements; `analyze/claims.py` turns those into Claims.
+`analyze/claims/lexer/numbers.py` finds Quantities in a line; `analyze/claims/tables/read.py`, `lists.py` and
+`prose.py` pair them into Measurements; `analyze/claims/extract.py` turns those into Claims.
 """
 
 from __future__ import annotations

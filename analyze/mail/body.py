@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .model import Body
+from analyze.model import Body
 
 _QUOTE = re.compile(r"(?:> ?)+")
 

@@ -2,7 +2,7 @@
 
 The table is data: one `Unit` per canonical unit and scale, listing every spelling seen in mail
 (pktgen's `pps`, netperf's `Trans/s` and `trans./sec`, iperf's `Mbits/sec`, tc's `2gbit`,
-`perf stat`'s `cycles`, the kernel test robot's `%`). `analyze/numbers.py` builds its lexer from
+`perf stat`'s `cycles`, the kernel test robot's `%`). `analyze/claims/lexer/numbers.py` builds its lexer from
 it; `metric_of` and `lower_is_better` tell what a figure measures and which way is better.
 """
 

@@ -1,4 +1,4 @@
-"""Sentences of a mail block that may hold a performance claim (analyze/prose.py reads them).
+"""Sentences of a mail block that may hold a performance claim (analyze/claims/prose/read.py reads them).
 
 Wrapped lines are joined into paragraphs (blank lines, list items, table rows, commands,
 trailers and indented output break them), paragraphs are cut into sentences, and only a
@@ -15,10 +15,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .first_chars import compile_words
-from .numbers import find_quantities
-from .prose_gate import could_match_text
-from .quantity import Quantity
+from analyze.claims.lexer.first_chars import compile_words
+from analyze.claims.lexer.numbers import find_quantities
+from analyze.claims.lexer.quantity import Quantity
+
+from .gate import could_match_text
 
 # A claim sentence is short; a longer "sentence" is a run of lines with no full stop (command
 # output, a pasted log). Skipping it keeps spaCy's cost bounded on hostile input.

@@ -14,13 +14,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .commands import label_condition
-from .first_chars import compile_words
-from .limits import table_too_long
-from .numbers import find_quantities as _find_quantities
-from .quantity import Measurement, Quantity
-from .side_rows import find_side_row_measurements
-from .table_roles import (
+from analyze.claims.lexer.first_chars import compile_words
+from analyze.claims.lexer.numbers import find_quantities as _find_quantities
+from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.claims.shell.conditions import label_condition
+from analyze.claims.tables.read import MAX_ROWS, ShellContext
+from analyze.claims.tables.roles import (
     BASELINE,
     PATCHED,
     figure,
@@ -32,7 +31,8 @@ from .table_roles import (
     unit_in_text,
     with_unit,
 )
-from .tables import MAX_ROWS, ShellContext
+from analyze.claims.tables.side_rows import find_side_row_measurements
+from analyze.limits import table_too_long
 
 _MAX_LINE = 2_000  # list lines and captions are short; longer lines are read as prose
 _MAX_CAPTION = 160

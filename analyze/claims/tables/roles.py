@@ -1,7 +1,7 @@
 """What the words around a table say: which column or caption is the baseline, the patched
 run, a stated change or noise, and which unit a header, caption or note names.
 
-Shared by `analyze/tables.py` and `analyze/lists.py` (and the perf stat and robot readers).
+Shared by `analyze/claims/tables/read.py` and `analyze/claims/lists/read.py` (and the perf stat and robot readers).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .first_chars import compile_words
-from .numbers import find_quantities
-from .quantity import Quantity
+from analyze.claims.lexer.first_chars import compile_words
+from analyze.claims.lexer.numbers import find_quantities
+from analyze.claims.lexer.quantity import Quantity
 
 _MAX_HEADER = 400  # longer lines are prose or junk, not a header
 

@@ -15,21 +15,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .commands import (
-    Loop,
-    Shell,
-    condition_from_header,
-    condition_of,
-    counted_condition,
-    loop_for_values,
-    read_shell,
-)
-from .limits import DEFAULT_LIMITS, table_too_long
-from .numbers import find_quantities
-from .quantity import Measurement, Quantity
-from .table_lkp import find_lkp_measurements
-from .table_perf import find_perf_stat_measurements
-from .table_roles import (
+from analyze.claims.lexer.numbers import find_quantities
+from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.claims.lexer.units import metric_of
+from analyze.claims.shell.commands import Shell, read_shell
+from analyze.claims.shell.conditions import condition_from_header, condition_of, counted_condition
+from analyze.claims.shell.loops import Loop, loop_for_values
+from analyze.limits import DEFAULT_LIMITS, table_too_long
+
+from .lkp import find_lkp_measurements
+from .perf_stat import find_perf_stat_measurements
+from .roles import (
     BASELINE,
     NOISE,
     PATCHED,
@@ -43,7 +39,6 @@ from .table_roles import (
     unit_in_text,
     with_unit,
 )
-from .units import metric_of
 
 MAX_ROWS = DEFAULT_LIMITS.table_lines
 MAX_COLUMNS = 64  # more header cells than this is not a table a person wrote

@@ -6,14 +6,15 @@ from __future__ import annotations
 import hashlib
 import re
 
+from analyze.errors import LimitExceeded
+from analyze.limits import DEFAULT_LIMITS, Limits
+from analyze.model import Message, Patch, Subject
+
 from .body import make_body
 from .decode import decode_mail
 from .diff import find_patch
 from .diffstat import find_diffstat
-from .errors import LimitExceeded
-from .limits import DEFAULT_LIMITS, Limits
 from .links import linked_message_ids
-from .model import Message, Patch, Subject
 from .pull import find_pull_url
 from .subject import parse_subject
 from .trailers import parse_trailers

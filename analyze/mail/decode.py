@@ -16,8 +16,11 @@ from datetime import datetime
 from email.message import Message as EmailMessage
 from itertools import islice
 
+from analyze.errors import BadInput, LimitExceeded
+from analyze.limits import DEFAULT_LIMITS, Limits
+from analyze.model import Attachment
+
 from .charsets import decode_bytes, known_charset
-from .errors import BadInput, LimitExceeded
 from .headers import (
     clean_message_id,
     decode_rfc2047,
@@ -27,8 +30,6 @@ from .headers import (
     parse_from,
     repair_hidden_addresses,
 )
-from .limits import DEFAULT_LIMITS, Limits
-from .model import Attachment
 
 MAX_PARTS = 1000  # a real mail has a handful of MIME parts; more is an attack
 # The stdlib parser recurses once per nested multipart or message/*: a mail nested thousands

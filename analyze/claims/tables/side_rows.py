@@ -23,11 +23,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .commands import condition_from_header
-from .numbers import find_quantities
-from .quantity import Measurement, Quantity
-from .table_roles import BASELINE, PATCHED, names_a_side, role_of, unit_in_text, with_unit
-from .units import metric_of
+from analyze.claims.lexer.numbers import find_quantities
+from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.claims.lexer.units import metric_of
+from analyze.claims.shell.conditions import condition_from_header
+
+from .roles import BASELINE, PATCHED, names_a_side, role_of, unit_in_text, with_unit
 
 _MAX_LINE = 2_000
 # the side label: words, then `:`/`=` or a column gap

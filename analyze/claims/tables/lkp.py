@@ -9,7 +9,7 @@
 Left is the base commit, right the commit tested: the robot fixes the layout, so position
 is enough here. Every row is a named quantity (the benchmark's own and its monitors':
 vmstat, meminfo, perf-profile...), keyed by `measure` = its name; the name also tells the
-metric (`analyze.units.metric_of` reads dotted counter names). `%change` is a stated change;
+metric (`analyze.claims.lexer.units.metric_of` reads dotted counter names). `%change` is a stated change;
 an unsigned-percent `+0.9` is an absolute change in percentage points, not a percentage.
 """
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .limits import DEFAULT_LIMITS, table_too_long
-from .quantity import Measurement, Quantity
+from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.limits import DEFAULT_LIMITS, table_too_long
 
 MAX_ROWS = DEFAULT_LIMITS.table_lines
 _MAX_LINE = 300  # robot rows are about 80 columns; longer lines are not rows

@@ -5,7 +5,7 @@ with its unit as written and in canonical units. Numbers that are parts of somet
 not figures: message ids and addresses, hashes and identifiers (`b5f1a7c2`, `eth0`, `x86_64`),
 dates and times, versions (`v6.9`, `4.19.0-rc1`, `Linux 3.17`), IP and MAC addresses, hunk
 headers, diffstat counts, patch counters (`[PATCH 3/7]`) and file names
-(`analyze/number_spans.py` finds those spans).
+(`analyze/claims/lexer/number_spans.py` finds those spans).
 
 Rules for separators (documented because mail mixes locales):
 - `1,234,567` and `1,234` are thousands (the English habit of netdev), except that a line which
@@ -39,10 +39,10 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import islice
 
-from analyze.first_chars import compile_words
-from analyze.number_spans import excluded_spans
-from analyze.quantity import Quantity
-from analyze.units import SI_PREFIXES, lookup, unit_pattern
+from .first_chars import compile_words
+from .number_spans import excluded_spans
+from .quantity import Quantity
+from .units import SI_PREFIXES, lookup, unit_pattern
 
 MAX_DIGITS = 30
 # No line of a result table or a sentence holds this many figures; past it, stop looking

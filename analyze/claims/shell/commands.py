@@ -1,7 +1,7 @@
 """Shell commands written in mail, recognised and tokenised (shlex, never a shell).
 
 Commands in mail are data: they are read here so that a table's `$c` column or a list of nine
-numbers can be named after what the loop varied (analyze/conditions.py). Seed 001 writes
+numbers can be named after what the loop varied (analyze/claims/shell/conditions.py). Seed 001 writes
 `# for c in 1 2 4; do` / `> ./pktgen_bench_xmit_mode_queue_xmit.sh -v -s 64 -t $c ...` /
 `> done`; seed 004 writes `for i in {35,50,...,155};` / `do super_netperf $i netperf -H $ip -t
 TCP_RR;` / `done`. One pass over the lines keeps open loops and `\\` continuations.

@@ -19,8 +19,9 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from .prose_rules import add_rules
-from .quantity import Quantity
+from analyze.claims.lexer.quantity import Quantity
+
+from .rules import add_rules
 
 # The labels prose_read gives a figure of each kind (a figure may also become COND, SETUP
 # or SPREAD, which only ever makes a rule less likely to match).

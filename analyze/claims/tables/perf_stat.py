@@ -18,10 +18,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .first_chars import compile_words
-from .numbers import find_quantities
-from .quantity import Measurement
-from .table_roles import BASELINE, PATCHED, figure, probe_unit, role_of, with_unit
+from analyze.claims.lexer.first_chars import compile_words
+from analyze.claims.lexer.numbers import find_quantities
+from analyze.claims.lexer.quantity import Measurement
+
+from .roles import BASELINE, PATCHED, figure, probe_unit, role_of, with_unit
 
 _MAX_LINE = 300
 _MAX_HEADER = 400
