@@ -33,6 +33,8 @@ WRITE_LOCK = 0x7070726677720001
 # Held for a whole `patchperf sync` (session-level): the file lock a SQLite store uses.
 SYNC_LOCK = 0x7070726677720002
 CONNECT_TIMEOUT_S = 10
+# How long a SQLite writer waits for another's lock before it says the store is locked.
+BUSY_TIMEOUT_MS = 5000
 # How long a PostgreSQL writer waits for another's transaction (SQLite's busy timeout, 5 s,
 # is far shorter: there a long `analyze --all` makes a second writer give up; here writers
 # take turns a transaction at a time, so they queue, and only a stuck writer is an error).
@@ -250,15 +252,13 @@ def _first_line(exc: Exception) -> str:
 
 def describe_error(exc: sqlite3.Error) -> str:
     """A one-line, user-facing reason for a SQLite failure."""
-    from . import schema  # the busy timeout is a setting of the connection factory
-
     text = str(exc)
     if "not a database" in text:
         return "not a SQLite database, or corrupt (left untouched)"
     if "readonly" in text or "read-only" in text:
         return "the store is read-only (check the file's and its folder's permissions)"
     if "locked" in text or "busy" in text:
-        return f"the store is locked by another process (waited {schema.BUSY_TIMEOUT_MS} ms)"
+        return f"the store is locked by another process (waited {BUSY_TIMEOUT_MS} ms)"
     if "malformed" in text or "corrupt" in text:
         return ("the store file is corrupted (left as it is; `sqlite3 FILE .recover` saves "
                 "what can still be read)")

@@ -5,17 +5,13 @@ the profile's, and nothing is ever taken from another claim's fit (SIMULATOR.md)
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 
-from analyze.model import Claim, Message
-from analyze.sim.build import build_scenarios, verdict_of_claim
 from analyze.sim.errors import ModelError
-from analyze.sim.predict import Constants, Verdict, judge
-from analyze.sim.scenario import Platform, Scenario, load_scenario
+from analyze.sim.predict import Constants
+from analyze.sim.scenario import MAX_FILE, Platform, Scenario, parse_scenario
 
 HERE = Path(__file__).resolve().parent
 PLATFORMS = HERE / "platforms"
@@ -60,6 +56,23 @@ def is_library_ref(ref: str) -> bool:
     return not (len(ref) == 13 and ref[0] == "c" and all(ch in "0123456789abcdef" for ch in ref[1:]))
 
 
+def load_scenario(path: str | Path) -> Scenario:
+    """A scenario file, read within its size limit and checked."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE + 1)
+    except OSError as exc:
+        raise ModelError(f"{path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE:
+        raise ModelError(f"{path}: larger than {MAX_FILE:,} bytes: not a scenario")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ModelError(f"{path}: not UTF-8 text") from None
+    return parse_scenario(text, str(path))
+
+
 def find_scenario(ref: str) -> Scenario:
     """A scenario by file path, or by the id of one in the library."""
     path = Path(ref)
@@ -71,26 +84,3 @@ def find_scenario(ref: str) -> Scenario:
             return scenario
     ids = ", ".join(load_scenario(p).id for p in library())
     raise ModelError(f"{ref}: no such scenario file or library id (library: {ids})")
-
-
-def judge_claims(claims: Sequence[Claim], messages: Sequence[Message],
-                 runs: dict[str, tuple[Scenario, Verdict]] | None = None,
-                 ) -> dict[str, tuple[str, dict[str, Any]]]:
-    """Each claim that a scenario could be built for: (scenario id, the contract's verdict
-    object). A scenario the models cannot run is a `no_model` verdict with the reason.
-    `runs`, when given, receives each judged scenario and its verdict by scenario id."""
-    out: dict[str, tuple[str, dict[str, Any]]] = {}
-    for built in build_scenarios(claims, messages):
-        try:
-            verdict = judge(built.scenario, constants_for(built.scenario))
-        except ModelError as exc:
-            for claim_id in built.claim_ids:
-                out[claim_id] = (built.scenario.id, {"status": "no_model", "reason": str(exc),
-                                                      "predicted_change_pct": None,
-                                                      "band_pct": None})
-            continue
-        if runs is not None:
-            runs[built.scenario.id] = (built.scenario, verdict)
-        for claim_id in built.claim_ids:
-            out[claim_id] = (built.scenario.id, verdict_of_claim(built, claim_id, verdict))
-    return out

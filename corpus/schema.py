@@ -16,6 +16,7 @@ from pathlib import Path
 
 from analyze.errors import StoreError
 
+from . import connection
 from .connection import (
     Database,
     PgDatabase,
@@ -33,7 +34,6 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SERIES_STATS", "connect", "describe_
 
 # 'pprf' in ASCII: `file(1)` and `PRAGMA application_id` show what the file is.
 APPLICATION_ID = 0x70707266
-BUSY_TIMEOUT_MS = 5000
 
 # The claims of each series (read from, or first written in, one of its members): their count
 # and the largest change they claim (each claim's `effect`, migration 8), on the series row.
@@ -300,7 +300,7 @@ def _configure(conn: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
     # casefold, so `Łukasz` finds `ŁUKASZ` and `straße` finds `STRASSE`
     conn.create_function("casefold", 1, _casefold, deterministic=True)
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {connection.BUSY_TIMEOUT_MS}")
         # The first read of the file: "file is not a database" surfaces here.
         conn.execute("PRAGMA schema_version").fetchone()
         conn.execute("PRAGMA foreign_keys = ON")

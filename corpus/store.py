@@ -26,7 +26,7 @@ from analyze.errors import StoreError
 from analyze.mail.message import content_hash
 
 # The record types and path helpers live in their own modules; they are re-exported here
-# because callers (corpus.refresh, ingest.run, reports.cli) import them from the store.
+# because callers (corpus.jobs.refresh, corpus.jobs.ingest, reports.cli) import them from the store.
 from . import schema
 from .connection import Database
 from .location import StoreLocation, resolve_store

@@ -18,16 +18,16 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from click.core import ParameterSource
 
 from analyze.errors import PatchperfError, StoreError, UsageError
 from analyze.model import Problem
+from analyze.sim.status import Status
 
 from .config import limits_from_env
-from .document import VERDICT_STATUSES
 from .safe import inert, inert_json
 from .since import parse_since
 
@@ -39,6 +39,7 @@ FORMATS = ("table", "json", "markdown", "html")
 METRICS = ("throughput", "latency", "transactions", "cpu", "memory", "other")
 DIRECTIONS = ("improvement", "regression", "neutral")
 EXIT_OK, EXIT_PARTIAL, EXIT_UNUSABLE = 0, 1, 2
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Settings:
@@ -75,6 +76,21 @@ def global_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
+def format_option(*choices: str, default: str = "table") -> Callable[[F], F]:
+    return click.option("--format", "fmt", type=click.Choice(choices or FORMATS), default=default,
+                        show_default=True)
+
+
+def output_option(f: F) -> F:
+    return click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+                        help="Write to FILE instead of stdout.")(f)
+
+
+def jobs_option(f: F) -> F:
+    return click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
+                        help="Analyse in N worker processes (one per core for a backfill).")(f)
+
+
 def scheduler_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--scheduler", metavar="ADDRESS", envvar="PATCHPERF_SCHEDULER", default=None,
@@ -96,7 +112,7 @@ def _cluster(ctx: click.Context, jobs: int, scheduler: str | None,
             return None
     elif jobs > 1:
         raise click.UsageError("--scheduler analyses on the cluster's workers: not with --jobs N")
-    from corpus.cluster import check_address
+    from corpus.jobs.cluster import check_address
 
     return check_address(scheduler)
 
@@ -220,59 +236,39 @@ def cli() -> None:
 @click.option("--no-claims", is_flag=True, help="Analyze without reading claims (`analyze --all` reads them later).")
 @click.option("--query", default=None, metavar="Q", help="With a lore:LIST source: store what the list's search finds (e.g. 's:act_police').")
 @click.option("--threads", "whole_threads", is_flag=True, help="With --query: the whole threads of what is found.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Analyse in N worker processes (one per core for a backfill).")
+@jobs_option
 @scheduler_option
 @global_options
 @click.pass_context
 def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_claims: bool,
            query: str | None, whole_threads: bool, jobs: int, scheduler: str | None) -> None:
     """Store new messages from files, folders or lore URLs, then analyze them."""
-    from corpus.refresh import analyze_rows
-    from ingest.run import IngestResult, read_any, search_lore, store_mails, storing
+    from corpus.jobs.ingest import ingest as ingest_sources
 
     scheduler = _cluster(ctx, jobs, scheduler, analyse=not no_analyze)
-    limits = limits_from_env()
     started = time.perf_counter()
     if query is not None and len(sources) != 1:
         raise click.UsageError("--query searches one list: give one lore:LIST source")
-    with _open_store(ctx) as store:
-        items = (search_lore(sources[0], query, limits, whole_threads) if query is not None
-                 else read_any(sources, limits))
-        if no_analyze:
-            with _progress(ctx, "storing") as tick:
-                result = store_mails(store, items, progress=tick)
-        else:
-            result = IngestResult()
-            with _progress(ctx, "storing and analyzing") as tick:
-                # Each mail is analysed as it is stored (the workers start on the first while
-                # the rest is read), after any stored earlier and never analysed (an
-                # interrupted run, `--no-analyze`, or an older analyzer).
-                refreshed = analyze_rows(store, None, limits, claims=not no_claims, jobs=jobs,
-                                         scheduler=scheduler,
-                                         arriving=storing(store, items, result, tick))
-        problems = list(result.problems)
-        usable = result.read
-        summary = (f"{result.stored} new, {result.duplicates} already stored, "
-                   f"{result.variants} variants")
-        if not no_analyze:
-            problems += refreshed.problems
-            usable -= len(refreshed.problems)  # stored, but not a mail analysis can read
-            _warn(refreshed.warnings)
-            summary += f"; {refreshed.analyzed} analyzed, {refreshed.series} series in the store"
-    code = _report_problems(problems, usable)
-    click.echo(summary + (f"; {sum(not p.skipped for p in problems)} rejected" if code else ""))
-    _verbose(ctx, f"{result.read:,} messages read in {time.perf_counter() - started:.2f} s")
+    label = "storing" if no_analyze else "storing and analyzing"
+    with _open_store(ctx) as store, _progress(ctx, label) as tick:
+        done = ingest_sources(store, sources, limits_from_env(), query=query,
+                              whole_threads=whole_threads, analyse=not no_analyze,
+                              claims=not no_claims, jobs=jobs, scheduler=scheduler, progress=tick)
+    if done.analysed is not None:
+        _warn(done.analysed.warnings)
+    code = _report_problems(done.problems, done.usable)
+    click.echo(done.summary()
+               + (f"; {sum(not p.skipped for p in done.problems)} rejected" if code else ""))
+    _verbose(ctx, f"{done.stored.read:,} messages read in {time.perf_counter() - started:.2f} s")
     ctx.exit(code)
 
 
 @cli.command()
 @click.argument("paths", nargs=-1)
 @click.option("--all", "all_", is_flag=True, help="Re-analyze everything stored.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@format_option()
 @click.option("--verdicts", is_flag=True, help="Build and judge each claim series' scenario (5-300 ms a series); with --all, keep the verdicts in the store.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Analyse in N worker processes (one per core for a backfill).")
+@jobs_option
 @scheduler_option
 @global_options
 @click.pass_context
@@ -286,20 +282,12 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
     limits = limits_from_env()
     started = time.perf_counter()
     if all_:
-        from corpus.refresh import analyze_rows
+        from corpus.jobs.refresh import reanalyze_all
 
         scheduler = _cluster(ctx, jobs, scheduler)
         with _open_store(ctx) as store, _progress(ctx, "analyzing") as tick:
-            refreshed = analyze_rows(store, limits=limits, everything=True, progress=tick, jobs=jobs,
-                                     scheduler=scheduler)
-            kept = 0
-            if verdicts:
-                # every claim series judged, the verdicts kept (the TUI's `v` filter)
-                from corpus.verdicts import judge_stored_claims
-
-                every = store.claim_docs()
-                judge_stored_claims(store, every, limits=limits)
-                kept = store.save_verdicts(every)
+            refreshed, kept = reanalyze_all(store, limits, verdicts=verdicts, jobs=jobs,
+                                              scheduler=scheduler, progress=tick)
         _warn(refreshed.warnings)
         code = _report_problems(refreshed.problems, refreshed.analyzed)
         click.echo(f"{refreshed.analyzed} analyzed, {refreshed.series} series in the store"
@@ -307,7 +295,8 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
         _verbose(ctx, f"{refreshed.analyzed:,} messages analyzed in {time.perf_counter() - started:.2f} s")
         ctx.exit(code)
 
-    from ingest.run import analyze_files
+    from corpus.jobs.files import analyze_files
+    from corpus.jobs.verdicts import Judged, judge_claims
 
     from .document import analysis_document
 
@@ -316,10 +305,11 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
           + list(analysis.warnings))
     code = _report_problems(analysis.problems, len(analysis.messages))
     if analysis.messages:
-        runs: dict[str, Any] = {}
         # the HTML report plots the simulated curves: it judges the claims in any case
-        doc = analysis_document(analysis, verdicts=verdicts or fmt == "html", runs=runs)
-        _emit(doc, fmt, runs=runs, title=f"patchperf analysis of {', '.join(paths)}")
+        judged = (judge_claims(analysis.claims, analysis.messages) if verdicts or fmt == "html"
+                  else Judged())
+        doc = analysis_document(analysis, judged.verdicts)
+        _emit(doc, fmt, runs=judged.runs, title=f"patchperf analysis of {', '.join(paths)}")
     _verbose(ctx, f"{len(analysis.messages):,} messages analyzed in {time.perf_counter() - started:.2f} s")
     ctx.exit(code)
 
@@ -330,10 +320,10 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
 @click.option("--since", default=None, metavar="AGE", help="Series and messages of the last AGE (7d, 12h, 2w) or since a date.")
 @click.option("--tree", default=None, metavar="TREE", help="Only series for this tree (net-next, bpf, ...).")
 @click.option("--author", default=None, help="Only series whose author's From contains this text.")
-@click.option("--verdict", "verdict_filter", type=click.Choice(VERDICT_STATUSES), multiple=True,
+@click.option("--verdict", "verdict_filter", type=click.Choice([s.value for s in Status]), multiple=True,
               help="Only series with a claim judged so (repeatable; implies --verdicts).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE instead of stdout.")
+@format_option()
+@output_option
 @click.option("--verdicts/--no-verdicts", default=None, help="Build and judge each shown claim's scenario (5-300 ms a claim series); html does unless --no-verdicts.")
 @global_options
 @click.pass_context
@@ -350,7 +340,9 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
         raise click.UsageError("give one of SERIES_ID|MESSAGE_ID, --all, --since")
     if ident and (tree or author):
         raise click.UsageError("--tree and --author select series: not with SERIES_ID|MESSAGE_ID")
-    runs: dict[str, Any] = {}
+    from corpus.jobs.verdicts import Judged, judge_stored_claims
+
+    judged = Judged()
     with _open_store(ctx, readonly=True) as store:
         if ident:
             doc = select_document(store, ident=ident)
@@ -364,14 +356,12 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
         if verdict_filter and verdicts is False:
             raise click.UsageError("--verdict needs the verdicts: not with --no-verdicts")
         if verdict_filter or (fmt == "html" if verdicts is None else verdicts):
-            from corpus.verdicts import judge_stored_claims
-
-            judge_stored_claims(store, doc["claims"], runs, limits_from_env())
+            judged = judge_stored_claims(store, doc["claims"], limits_from_env())
     view = build_view(doc)
     if verdict_filter:
         view = keep_verdict(view, verdict_filter)
     # the series ranked as every format shows them
-    _emit(view_document(view), fmt, output, runs=runs, view=view,
+    _emit(view_document(view), fmt, output, runs=judged.runs, view=view,
           title=f"patchperf report: {what}")
 
 
@@ -381,8 +371,8 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
 @click.option("--metric", type=click.Choice(METRICS), default=None)
 @click.option("--direction", type=click.Choice(DIRECTIONS), default=None)
 @click.option("--since", default=None, metavar="AGE", help="Claims found in mail of the last AGE (7d, 12h) or since a date.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to FILE instead of stdout.")
+@format_option()
+@output_option
 @click.option("--verdicts", is_flag=True, help="Build and judge each shown claim's scenario (5-300 ms a claim series).")
 @global_options
 @click.pass_context
@@ -390,18 +380,17 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
            direction: str | None, since: str | None, fmt: str, output: str | None,
            verdicts: bool) -> None:
     """Performance claims from the store, filtered."""
+    from corpus.jobs.verdicts import Judged, judge_stored_claims
     from corpus.query import select_claims
 
     when = parse_since(since) if since else None
+    judged = Judged()
     with _open_store(ctx, readonly=True) as store:
         found = select_claims(store, series=series, author=author, metric=metric,
                               direction=direction, since=when)
-        runs: dict[str, Any] = {}
         if verdicts or fmt == "html":
-            from corpus.verdicts import judge_stored_claims
-
-            judge_stored_claims(store, found, runs, limits_from_env())
-    _emit({"messages": [], "series": [], "claims": found}, fmt, output, runs=runs,
+            judged = judge_stored_claims(store, found, limits_from_env())
+    _emit({"messages": [], "series": [], "claims": found}, fmt, output, runs=judged.runs,
           title="patchperf claims")
 
 
@@ -412,8 +401,7 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
 @click.option("--no-analyze", is_flag=True, help="Store only; `analyze` reads the mail later.")
 @click.option("--git", "git_path", type=click.Path(file_okay=False, exists=True), default=None,
               help="Read the list's public-inbox git epochs cloned here (a backfill) instead of HTTP.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Analyse in N worker processes (one per core for a backfill).")
+@jobs_option
 @scheduler_option
 @global_options
 @click.pass_context
@@ -421,9 +409,8 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
          no_analyze: bool, git_path: str | None, jobs: int, scheduler: str | None) -> None:
     """The cron job: each feed's new mail into the store, from its cursor (FEED: lore:LIST,
     on $PATCHPERF_LORE_URL, default https://lore.kernel.org)."""
-    from corpus.refresh import analyze_rows
-    from ingest.http import PoliteClient
-    from ingest.sync import FeedResult, SyncLocked, git_storing, parse_feed, sync_lock, sync_one
+    from corpus.jobs.sync import SyncLocked, sync_feeds, syncing
+    from ingest.feeds import parse_feed
 
     from .config import config_path, sync_settings
 
@@ -437,47 +424,21 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
     if git_path and len(parsed) != 1:
         raise click.UsageError("--git reads one list's epochs: name one feed")
     start = parse_since(since) if since else None
-    limits = limits_from_env()
-    settings = _settings(ctx)
-    location = _store_location(ctx)
-    cache = location.side_file(".http-cache")
+    quiet = _settings(ctx).quiet
     failed = False
     try:
-        with sync_lock(location, wait=wait), _open_store(ctx) as store, \
-                PoliteClient(cache_dir=cache) as client:
-            for feed in parsed:
-                before = (client.stats.requests, client.stats.cached)
-                if git_path and not no_analyze:
-                    # a backfill: each mail analysed as it is stored, while the epochs are read
-                    result = FeedResult(f"{feed.key} --git {git_path}")
-                    with _progress(ctx, feed.key) as tick:
-                        refreshed = analyze_rows(
-                            store, None, limits, jobs=jobs, scheduler=scheduler,
-                            arriving=git_storing(store, feed, Path(git_path), result, limits, tick))
-                    _warn(result.problems)
-                else:
-                    with _progress(ctx, feed.key) as tick:
-                        result = sync_one(store, feed, client, limits, start, progress=tick,
-                                          git_path=Path(git_path) if git_path else None)
-                    _warn(result.problems)  # said before a long analysis, which may fail
-                    if not no_analyze:
-                        # what arrived, and what an interrupted run stored but did not analyse
-                        refreshed = analyze_rows(store, None, limits, jobs=jobs,
-                                                 scheduler=scheduler)
-                if not no_analyze:
-                    _warn(refreshed.problems)
-                    _warn(refreshed.warnings)
-                line = result.summary(client.stats.requests - before[0],
-                                      client.stats.cached - before[1])
-                if result.error:
+        with syncing(_store_location(ctx), wait=wait) as (store, client):
+            for synced in sync_feeds(store, client, parsed, limits_from_env(), since=start,
+                                     git_path=Path(git_path) if git_path else None,
+                                     analyse=not no_analyze, jobs=jobs, scheduler=scheduler,
+                                     progress=lambda label: _progress(ctx, label), warn=_warn):
+                if synced.result.error:
                     failed = True
-                    click.echo(f"patchperf: error: {inert(line)}", err=True)
-                elif any(not p.skipped for p in result.problems):
-                    failed = True  # done, but some mail was rejected: exit 1
-                    if not settings.quiet:
-                        click.echo(inert(line))
-                elif not settings.quiet:
-                    click.echo(inert(line))
+                    click.echo(f"patchperf: error: {inert(synced.summary)}", err=True)
+                    continue
+                failed |= synced.rejected  # done, but some mail was rejected: exit 1
+                if not quiet:
+                    click.echo(inert(synced.summary))
     except SyncLocked as exc:
         click.echo(f"patchperf: {inert(str(exc))}", err=True)
         ctx.exit(EXIT_OK)
@@ -486,7 +447,7 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
 
 @cli.command()
 @click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID|CLAIM_ID")
-@click.option("--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True)
+@format_option("table", "json")
 @global_options
 @click.pass_context
 def simulate(ctx: click.Context, ref: str, fmt: str) -> None:
@@ -501,7 +462,7 @@ def simulate(ctx: click.Context, ref: str, fmt: str) -> None:
         scenario = find_scenario(ref)
         doc = simulation_document(scenario, judge(scenario, constants_for(scenario)))
     else:  # a claim id (`c` and 12 hex digits) from the store
-        from corpus.verdicts import judge_stored_claim
+        from corpus.jobs.verdicts import judge_stored_claim
 
         with _open_store(ctx, readonly=True) as store:
             scenario, verdict, claim = judge_stored_claim(store, ref, limits_from_env())
@@ -526,7 +487,7 @@ def _scenario_of(ctx: click.Context, ref: str) -> Any:
 
     if is_library_ref(ref):
         return find_scenario(ref)
-    from corpus.verdicts import judge_stored_claim
+    from corpus.jobs.verdicts import judge_stored_claim
 
     with _open_store(ctx, readonly=True) as store:
         return judge_stored_claim(store, ref, limits_from_env())[0]
@@ -545,8 +506,8 @@ def scenario_show(ctx: click.Context, ref: str) -> None:
 
 @scenario.command("export")
 @click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID|CLAIM_ID")
-@click.option("--format", "fmt", type=click.Choice(("toml", "sh")), default="toml", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to FILE instead of stdout.")
+@format_option("toml", "sh", default="toml")
+@output_option
 @global_options
 @click.pass_context
 def scenario_export(ctx: click.Context, ref: str, fmt: str, output: str | None) -> None:
@@ -588,7 +549,7 @@ def check(ctx: click.Context, full: bool) -> None:
 def tui(ctx: click.Context, feeds: tuple[str, ...]) -> None:
     """The terminal app: series, their threads, diffs, claims and scenarios (FEED...: what
     `r` syncs; default the config file's feeds)."""
-    from ingest.sync import parse_feed
+    from ingest.feeds import parse_feed
 
     from .config import sync_settings
     from .tui import make_app
@@ -611,41 +572,27 @@ def tui(ctx: click.Context, feeds: tuple[str, ...]) -> None:
 
 
 @cli.command()
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@format_option()
 @click.option("--dir", "demo_dir", default=".demo", show_default=True, type=click.Path(file_okay=False),
               help="Where the demo store is made (never the user's store).")
 @global_options
 @click.pass_context
 def demo(ctx: click.Context, fmt: str, demo_dir: str) -> None:
     """Ingest the bundled corpus into a fresh demo store of its own and report on it."""
-    from corpus.bundled import bundled_threads
-    from corpus.query import select_document
-    from corpus.refresh import analyze_rows
-    from corpus.store import Store
-    from corpus.verdicts import judge_stored_claims
-    from ingest.run import ingest_paths
+    from corpus.jobs.demo import make_demo
 
     from .view import build_view
 
-    path = Path(demo_dir) / "patchperf.db"
-    for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-        stale.unlink(missing_ok=True)
-    runs: dict[str, Any] = {}
-    with bundled_threads() as folder, Store.open(path) as store:
-        result = ingest_paths(store, sorted(folder.glob("*.mbox")))
-        refreshed = analyze_rows(store, result.new_rows)
-        doc = select_document(store)
-        # the simulator judges every claim series; the verdicts are kept, so `patchperf tui`
-        # on the demo store can filter by them
-        judged = judge_stored_claims(store, doc["claims"], runs, limits_from_env())
-        store.save_verdicts(doc["claims"])
-    code = _report_problems(result.problems + list(refreshed.problems), refreshed.analyzed)
+    demo = make_demo(Path(demo_dir), limits_from_env())
+    code = _report_problems(demo.stored.problems + list(demo.analysed.problems),
+                            demo.analysed.analyzed)
     html = Path(demo_dir) / "report.html"
-    _emit(doc, "html", str(html), runs=runs, title="patchperf demo: the bundled corpus")
-    click.echo(f"demo store {path}: {result.stored} messages, {refreshed.series} series, "
-               f"{len(judged)} claims judged; HTML report {html}; browse it with "
-               f"`patchperf --db {path} tui`", err=True)
-    _emit(doc, fmt, runs=runs, view=build_view(doc))
+    _emit(demo.doc, "html", str(html), runs=demo.judged.runs,
+          title="patchperf demo: the bundled corpus")
+    click.echo(f"demo store {demo.store}: {demo.stored.stored} messages, {demo.analysed.series} "
+               f"series, {len(demo.judged.verdicts)} claims judged; HTML report {html}; browse "
+               f"it with `patchperf --db {demo.store} tui`", err=True)
+    _emit(demo.doc, fmt, runs=demo.judged.runs, view=build_view(demo.doc))
     ctx.exit(code)
 
 

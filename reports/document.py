@@ -7,32 +7,26 @@ in-memory analysis or from the store.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from analyze.model import Analysis
 from analyze.serialize import claim_to_dict, message_to_dict, series_to_dict
+from analyze.sim.status import Status
 
 Document = dict[str, list[dict[str, Any]]]
 
-# The simulator's verdicts (SIMULATOR.md), in the order filters offer them, and how every
-# renderer colours them.
-VERDICT_STATUSES = ("reproduced", "consistent", "within_noise", "not_reproduced",
-                    "outside_band", "no_model")
-VERDICT_STYLE = {"reproduced": "green", "consistent": "green", "within_noise": "yellow",
-                 "not_reproduced": "red", "outside_band": "red", "no_model": "dim"}
+# How every renderer colours the simulator's verdicts.
+VERDICT_STYLE: dict[str, str] = {Status.REPRODUCED: "green", Status.CONSISTENT: "green",
+                 Status.WITHIN_NOISE: "yellow", Status.NOT_REPRODUCED: "red",
+                 Status.OUTSIDE_BAND: "red", Status.NO_MODEL: "dim"}
 
 
-def analysis_document(analysis: Analysis, verdicts: bool = False,
-                      runs: dict[str, Any] | None = None) -> Document:
-    """The JSON contract's document. With `verdicts`, each claim a scenario could be built
-    for carries its scenario id and verdict (corpus.library.judge_claims): asked for, since
-    judging costs 5-300 ms a claim series (6x the analysis of a 2,000-message mbox). `runs`
-    receives each judged scenario and its verdict (the HTML report's plots)."""
-    judged: dict[str, tuple[str, dict[str, Any]]] = {}
-    if verdicts:
-        from corpus.library import judge_claims
-
-        judged = judge_claims(analysis.claims, analysis.messages, runs)
+def analysis_document(analysis: Analysis,
+                      verdicts: Mapping[str, tuple[str, dict[str, Any]]] | None = None) -> Document:
+    """The JSON contract's document of an analysis. `verdicts` (corpus.jobs.verdicts, by
+    claim id): each judged claim's scenario id and verdict object."""
+    judged = verdicts or {}
     claims = []
     for claim in analysis.claims:
         doc = claim_to_dict(claim)

@@ -42,10 +42,6 @@ def simulation_document(scenario: Scenario, verdict: Verdict) -> dict[str, Any]:
     # effect; every point is in `points`
     key = max(range(len(rows)), key=lambda i: abs(verdict.claimed_ratio[i] - 1)) \
         if verdict.claimed_ratio else None
-    predicted_pct = (round(100 * (verdict.predicted_ratio[key] - 1), 3)
-                     if key is not None and verdict.predicted_ratio else None)
-    band = ([round(100 * (x - 1), 2) for x in verdict.band[key]]
-            if key is not None and verdict.band else None)
     return {
         "messages": [],
         "series": [],
@@ -54,8 +50,7 @@ def simulation_document(scenario: Scenario, verdict: Verdict) -> dict[str, Any]:
             "scenario_id": scenario.id,
             "metric": scenario.metric.name,
             "unit": scenario.metric.unit,
-            "verdict": {"status": verdict.verdict, "predicted_change_pct": predicted_pct,
-                        "band_pct": band, "reason": verdict.reason},
+            "verdict": verdict.at(key),
             "platform_profile": verdict.profile,
             "mechanisms": list(scenario.claim.mechanisms),
             "fit_rms_pct": None if verdict.fit_rms_pct is None else round(verdict.fit_rms_pct, 3),

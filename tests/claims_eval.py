@@ -2,7 +2,7 @@
 
 Each post `NN-name.eml` or `NN-name.mbox` has a hand-written `NN-name.gold.json` (written
 before the extractor existed). Every post is read on its own with the project's reader and
-pipeline (`ingest.run.analyze_files`), and its claims are matched one to one against its gold.
+pipeline (`corpus.jobs.files.analyze_files`), and its claims are matched one to one against its gold.
 
 Matching rule: a predicted claim matches a gold claim when `message_id`, `metric`, `bound`
 and `condition` are equal (condition values compared as strings, keys as written) and
@@ -164,7 +164,7 @@ def pair_up(
 def evaluate_post(post: Path) -> PostResult:
     """Read one post with the project's pipeline and match its claims to its gold. A crash
     is not caught: on a negative post it would otherwise pass as "nothing found"."""
-    from ingest.run import analyze_files
+    from corpus.jobs.files import analyze_files
 
     gold = load_gold(post)
     analysis = analyze_files([post])

@@ -223,7 +223,7 @@ def test_a_worker_running_other_sources_is_refused(tmp_path) -> None:
     for package in ("analyze", "corpus"):
         shutil.copytree(REPO / package, other / package,
                         ignore=shutil.ignore_patterns("__pycache__", "threads"))
-    with (other / "analyze" / "tables.py").open("a") as module:
+    with (other / "analyze" / "claims" / "tables" / "read.py").open("a") as module:
         module.write("# another commit\n")
     db = unanalysed_store(tmp_path, n=10)
     with LocalCluster(n_workers=0, processes=True, host="127.0.0.1",

@@ -13,9 +13,10 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from analyze.limits import Limits
+from corpus.jobs.sync import sync_openwall
 from corpus.store import Store
+from ingest.feeds import parse_feed
 from ingest.http import PoliteClient
-from ingest.sync import parse_feed, sync_openwall
 
 TEMPLATE = """<html><head><title>netdev - {subject}</title></head><body>
 <div class="banner">lists.openwall.net ... ads ...</div>

@@ -13,10 +13,11 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from analyze.limits import Limits
+from corpus.jobs.sync import sync_patchwork
 from corpus.store import Store
+from ingest.feeds import parse_feed
 from ingest.http import PoliteClient
 from ingest.patchwork import _next_link
-from ingest.sync import parse_feed, sync_patchwork
 
 
 def mbox(*ns: int) -> bytes:

@@ -106,10 +106,10 @@ def test_stored_mail_is_committed_before_it_is_analysed(tmp_path, monkeypatch):
     """A backfill stopped while it analyses keeps the mail it had read, as when storing came
     first: each chunk is committed before its analysis starts (the first one waits a second
     for spaCy to load, and a thousand mails' analyses are written at once)."""
-    from corpus import refresh
+    from corpus.jobs import refresh
+    from corpus.jobs.ingest import IngestResult, storing
     from ingest.local import read_sources
     from ingest.raw import RawMail
-    from ingest.run import IngestResult, storing
 
     monkeypatch.setattr(refresh, "STAGE_CHUNK", 3)
     path = tmp_path / "s.db"
@@ -134,10 +134,10 @@ def test_mail_is_analysed_as_it_is_stored(tmp_path, monkeypatch):
     """A backfill's analysis does not wait for its last mail: each chunk is analysed and
     written while later mail is still being read and stored, after the mail stored earlier
     and never analysed; nothing is analysed twice."""
-    from corpus import refresh
+    from corpus.jobs import refresh
+    from corpus.jobs.ingest import IngestResult, storing
     from ingest.local import read_sources
     from ingest.raw import RawMail
-    from ingest.run import IngestResult, storing
 
     monkeypatch.setattr(refresh, "STAGE_CHUNK", 2)
     monkeypatch.setattr(refresh, "BATCH", 1)

@@ -8,15 +8,10 @@ from pathlib import Path
 import pytest
 
 from analyze.sim.errors import ModelError
-from analyze.sim.predict import NOT_REPRODUCED, REPRODUCED, judge
-from analyze.sim.scenario import (
-    Scenario,
-    load_scenario,
-    parse_scenario,
-    scenario_sh,
-    scenario_toml,
-)
-from corpus.library import constants_for, find_scenario, library, profile_names
+from analyze.sim.predict import judge
+from analyze.sim.scenario import Scenario, parse_scenario, scenario_sh, scenario_toml
+from analyze.sim.status import Status
+from corpus.library import constants_for, find_scenario, library, load_scenario, profile_names
 
 POLICE = "tc-police-dummy-pktgen"
 SEED_001 = "001_22952647ed20d5cc.txt"
@@ -106,7 +101,7 @@ def test_seed_001_is_reproduced() -> None:
     consts = constants_for(scenario)
     assert consts.profile == "single-socket" and consts.c_same_ns == 42.0
     verdict = judge(scenario, consts)
-    assert verdict.verdict == REPRODUCED, verdict.reason
+    assert verdict.verdict == Status.REPRODUCED, verdict.reason
     for n in (2, 4):
         i = scenario.workload.values.index(n)
         assert verdict.predicted_ratio[i] == pytest.approx(verdict.claimed_ratio[i], rel=0.10)
@@ -127,14 +122,14 @@ def test_negative_controls_fail() -> None:
     assert scenario.claimed is not None
     tenfold = scenario.model_copy(update={"claimed": scenario.claimed.model_copy(
         update={"after": [x * 10 for x in scenario.claimed.before]})})
-    assert judge(tenfold, constants_for(tenfold)).verdict == NOT_REPRODUCED
+    assert judge(tenfold, constants_for(tenfold)).verdict == Status.NOT_REPRODUCED
     # per-cpu counters on one thread, no contention, claiming +100 %
     single = parse_scenario(MINIMAL.replace("values = [1, 2]", "values = [1]").replace(
         'id = "t"', 'id = "t"\n[claim]\nmechanisms = ["percpu_stats"]\n'
                     '[claimed]\nbefore = [1000000.0]\nafter = [2000000.0]')
         + '[[datapath]]\nname = "stats"\ncost_ns = 10.0\nkind = "shared_line"\n'
         + '[calibration]\nfit = []\n')
-    assert judge(single, constants_for(single)).verdict == NOT_REPRODUCED
+    assert judge(single, constants_for(single)).verdict == Status.NOT_REPRODUCED
 
 
 def test_the_scenario_holds_what_seed_001_claims(cli, seeds_dir: Path) -> None:
@@ -228,7 +223,7 @@ def test_analyze_links_each_seed_claim_to_a_built_scenario(cli, seeds_dir: Path,
 
 def test_the_built_scenario_for_seed_001_matches_the_library(seeds_dir: Path) -> None:
     from analyze.sim.build import build_scenarios
-    from ingest.run import analyze_files
+    from corpus.jobs.files import analyze_files
 
     analysis = analyze_files([seeds_dir / SEED_001])
     (built,) = build_scenarios(analysis.claims, analysis.messages)
@@ -274,7 +269,7 @@ def test_claims_with_verdicts_from_the_store(db, cli, seeds_dir: Path, tmp_path:
 
 def test_workload_and_topology_from_the_commands(seeds_dir: Path) -> None:
     from analyze.sim.build import build_scenarios
-    from ingest.run import analyze_files
+    from corpus.jobs.files import analyze_files
 
     def built(name: str) -> Scenario:
         analysis = analyze_files([seeds_dir / name])
@@ -308,12 +303,12 @@ def test_a_model_that_predicts_no_change_reproduces_nothing() -> None:
     from analyze.sim.predict import _compare
 
     verdict, reason, missed = _compare([1, 2, 4], [1.0, 1.0, 1.0], [1.10, 1.05, 1.025])
-    assert verdict == NOT_REPRODUCED and "predicts no such change" in reason and missed == (1,)
+    assert verdict == Status.NOT_REPRODUCED and "predicts no such change" in reason and missed == (1,)
     verdict, _, _ = _compare([1, 2, 4], [1.0, 1.0, 1.0], [1.09, 0.91, 0.91])
-    assert verdict == NOT_REPRODUCED
+    assert verdict == Status.NOT_REPRODUCED
     # a peak tied within noise is the same peak
     verdict, _, _ = _compare([1, 2, 4], [1.0, 1.2, 1.2], [1.0, 1.2, 1.21])
-    assert verdict == REPRODUCED
+    assert verdict == Status.REPRODUCED
 
 
 @pytest.mark.parametrize("edit, words", [
@@ -346,7 +341,7 @@ def test_the_line_transfer_cost_matters_to_seed_001() -> None:
 
     scenario = find_scenario(POLICE)
     slow = replace(constants_for(scenario), c_same_ns=80.0)
-    assert judge(scenario, slow).verdict == NOT_REPRODUCED
+    assert judge(scenario, slow).verdict == Status.NOT_REPRODUCED
 
 
 def test_skip_backlog_moves_seed_004s_prediction() -> None:

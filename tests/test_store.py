@@ -21,7 +21,7 @@ from stores import ON_POSTGRESQL
 
 from analyze.errors import StoreError
 from analyze.mail.message import content_hash
-from corpus import schema
+from corpus import connection, schema
 from corpus.store import (
     AnalysisRecord,
     SeriesRecord,
@@ -132,7 +132,7 @@ def test_connection_pragmas(fresh_store):
     conn = fresh_store._conn
     assert fresh_store.journal_mode() == "wal"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == schema.BUSY_TIMEOUT_MS
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == connection.BUSY_TIMEOUT_MS
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
     fresh_store.check()
 

@@ -13,8 +13,8 @@ import pytest
 from fake_lore import BASE, Archive
 from pytest_httpserver import HTTPServer
 
+from corpus.jobs.sync import sync_lock
 from corpus.store import Store
-from ingest.sync import sync_lock
 
 
 @pytest.fixture

@@ -204,10 +204,10 @@ async def test_mail_arriving_while_the_list_is_read(db, tmp_path) -> None:
 async def test_a_locked_store_is_a_notice_not_a_crash(db, seeds_dir, tmp_path, monkeypatch) -> None:
     """Simulating while another process holds the store's write lock: the verdict is shown,
     a notice says it was not kept, and the app goes on."""
-    from corpus import connection, schema
+    from corpus import connection
 
     db = ingest_into(db, *sorted(seeds_dir.glob("*.txt")))
-    monkeypatch.setattr(schema, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(connection, "BUSY_TIMEOUT_MS", 50)
     monkeypatch.setattr(connection, "PG_WRITE_WAIT_MS", 50)
     with Store.open(db) as store:
         app = make_app(store)
@@ -335,7 +335,7 @@ async def test_a_slow_scenario_build_does_not_undo_a_simulation(db, seeds_dir, t
     import threading
     import time as clock
 
-    from corpus import verdicts
+    from corpus.jobs import verdicts
 
     db = ingest_into(db, *sorted(seeds_dir.glob("*.txt")))
     real = verdicts.stored_scenarios

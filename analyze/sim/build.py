@@ -16,10 +16,11 @@ from typing import Any
 
 from analyze.claims.shell.commands import Command, read_shell
 from analyze.mail.body import strip_quote
+from analyze.model import Claim, Message
 
-from ..model import Claim, Message
 from .errors import ModelError
 from .mechanisms import mechanisms_of
+from .predict import Verdict
 from .scenario import Scenario
 
 SWEEPS = ("threads", "instances", "queues", "cpus", "flows")
@@ -181,15 +182,9 @@ def _devices(commands: Sequence[Command], tool: str, values: Sequence[int]
     return devices
 
 
-def verdict_of_claim(built: Built, claim_id: str, verdict: Any) -> dict[str, Any]:
-    """The contract's verdict object for one claim of a judged scenario (ARCHITECTURE.md):
-    status, the predicted change at the claim's own point, the band there, the reason."""
-    i = built.claim_ids.index(claim_id)
-    predicted = (round(100 * (verdict.predicted_ratio[i] - 1), 3)
-                 if verdict.predicted_ratio else None)
-    band = ([round(100 * (x - 1), 2) for x in verdict.band[i]] if verdict.band else None)
-    return {"status": verdict.verdict, "predicted_change_pct": predicted, "band_pct": band,
-            "reason": verdict.reason}
+def verdict_of_claim(built: Built, claim_id: str, verdict: Verdict) -> dict[str, Any]:
+    """The contract's verdict object for one claim of a judged scenario, at its own point."""
+    return verdict.at(built.claim_ids.index(claim_id))
 
 
 __all__ = ["Built", "ModelError", "build_scenarios", "verdict_of_claim"]

@@ -17,14 +17,14 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .chains import closed_station_throughput
 from .errors import ModelError
 from .scenario import Scenario, Stage
+from .status import Status
 from .usl import USL, fit_usl
 
-REPRODUCED, NOT_REPRODUCED, WITHIN_NOISE = "reproduced", "not_reproduced", "within_noise"
-CONSISTENT, OUTSIDE_BAND, NO_MODEL = "consistent", "outside_band", "no_model"
 NOISE = 0.01  # relative run-to-run noise assumed when the mail gives none
 
 _PRIVATE_KINDS = ("private", "percpu", "rcu_read")
@@ -46,7 +46,7 @@ class Constants:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    verdict: str
+    verdict: Status
     reason: str
     values: tuple[int, ...]  # the sweep
     predicted_before: tuple[float, ...] = ()
@@ -62,6 +62,23 @@ class Verdict:
     usl_before: USL | None = None
     usl_after: USL | None = None
     profile: str = ""
+
+    def at(self, point: int | None) -> dict[str, Any]:
+        """The JSON contract's verdict object at one point of the sweep (a claim's own, or
+        the largest claimed effect): the status, the change predicted there, the band there
+        and the reason."""
+        predicted = (round(100 * (self.predicted_ratio[point] - 1), 3)
+                     if point is not None and self.predicted_ratio else None)
+        band = ([round(100 * (x - 1), 2) for x in self.band[point]]
+                if point is not None and self.band else None)
+        return {"status": self.verdict, "predicted_change_pct": predicted, "band_pct": band,
+                "reason": self.reason}
+
+
+def no_model(reason: str) -> dict[str, Any]:
+    """The contract's verdict object of a claim whose scenario the models cannot run."""
+    return {"status": Status.NO_MODEL, "predicted_change_pct": None, "band_pct": None,
+            "reason": reason}
 
 
 def transform(stages: Sequence[Stage], mechanisms: Sequence[str]) -> list[Stage]:
@@ -267,13 +284,13 @@ def _judge(scenario: Scenario, consts: Constants) -> Verdict:
     values = tuple(scenario.workload.values)
     claimed = scenario.claimed
     if claimed is None:
-        return Verdict(NO_MODEL, "the scenario holds no claimed figures to judge", values,
+        return Verdict(Status.NO_MODEL, "the scenario holds no claimed figures to judge", values,
                        profile=consts.profile)
     if not scenario.claim.mechanisms:
-        return Verdict(NO_MODEL, "no mechanism tag: nothing tells what the patch changes",
+        return Verdict(Status.NO_MODEL, "no mechanism tag: nothing tells what the patch changes",
                        values, profile=consts.profile)
     if (scenario.metric.name == "trans_per_s") != (scenario.workload.tool in ("netperf", "super_netperf")):
-        return Verdict(NO_MODEL, f"a {scenario.metric.name} metric for a "
+        return Verdict(Status.NO_MODEL, f"a {scenario.metric.name} metric for a "
                        f"{scenario.workload.tool} load is not a model patchperf has", values,
                        profile=consts.profile)
     ratio = tuple(a / b for a, b in zip(claimed.after, claimed.before, strict=True))
@@ -298,7 +315,7 @@ def _judge(scenario: Scenario, consts: Constants) -> Verdict:
 
 
 def _compare(values: Sequence[int], predicted: Sequence[float], claimed: Sequence[float]
-             ) -> tuple[str, str, tuple[int, ...]]:
+             ) -> tuple[Status, str, tuple[int, ...]]:
     """SIMULATOR.md's rules. The points the prediction misses are named in the reason, with
     both figures, rather than hidden in an average."""
     rows = list(zip(values, predicted, claimed, strict=True))
@@ -320,7 +337,7 @@ def _compare(values: Sequence[int], predicted: Sequence[float], claimed: Sequenc
         top = max(range(len(claimed)), key=lambda i: abs(claimed[i] - 1))
         q_top, r_top = predicted[top], claimed[top]
         if (q_top - 1) * (r_top - 1) <= 0 or abs(q_top - 1) <= NOISE:
-            return NOT_REPRODUCED, (f"the model predicts no such change: at {values[top]} the "
+            return Status.NOT_REPRODUCED, (f"the model predicts no such change: at {values[top]} the "
                                     f"claim is {100 * (r_top - 1):+.1f} %, the prediction "
                                     f"{100 * (q_top - 1):+.1f} %"), (values[top],)
         # the same peak: the point the prediction peaks at is also a claimed peak, within noise
@@ -328,18 +345,18 @@ def _compare(values: Sequence[int], predicted: Sequence[float], claimed: Sequenc
         peak_p = max(range(len(predicted)), key=lambda i: sign * (predicted[i] - 1))
         peak_ok = sign * (claimed[peak_p] - 1) >= sign * (r_top - 1) - 2 * NOISE
         if not missed and peak_ok:
-            return REPRODUCED, "predicted after/before within ±10 % at every point", ()
+            return Status.REPRODUCED, "predicted after/before within ±10 % at every point", ()
         if not missed:
-            return NOT_REPRODUCED, (f"the predicted peak is at {values[peak_p]}, the "
+            return Status.NOT_REPRODUCED, (f"the predicted peak is at {values[peak_p]}, the "
                                     f"claimed one at {values[top]}"), ()
-        return NOT_REPRODUCED, ("predicted after/before more than 10 % from the claim or "
+        return Status.NOT_REPRODUCED, ("predicted after/before more than 10 % from the claim or "
                                 f"the other way at {named(missed)}"), missed
     missed = tuple(v for v, q, r in rows if abs(q - r) > 0.03 or opposite(q, r))
     if not missed:
-        return REPRODUCED, "a small effect, in the right direction and within ±3 points", ()
+        return Status.REPRODUCED, "a small effect, in the right direction and within ±3 points", ()
     kept = [v for v in values if v not in missed]
     where = f"; within ±3 points at {', '.join(map(str, kept))}" if kept else ""
-    return WITHIN_NOISE, (f"a small effect (at most {100 * effect:.1f} %); the model does not "
+    return Status.WITHIN_NOISE, (f"a small effect (at most {100 * effect:.1f} %); the model does not "
                           f"explain {named(missed)}{where}"), missed
 
 
@@ -365,7 +382,7 @@ def _band(scenario: Scenario, consts: Constants, ratio: Sequence[float], usl_bef
             lows[i], highs[i] = min(lows[i], x / y), max(highs[i], x / y)
     low_bound, high_bound = scenario.calibration.bounds
     if not found:
-        return Verdict(NO_MODEL, f"no costs within {low_bound:g}–{high_bound:g}x of the stages' "
+        return Verdict(Status.NO_MODEL, f"no costs within {low_bound:g}–{high_bound:g}x of the stages' "
                        "priors fit the baseline within 5 %", values, profile=consts.profile)
     band = tuple(zip(lows, highs, strict=True))
     slack = 2 * NOISE
@@ -375,7 +392,7 @@ def _band(scenario: Scenario, consts: Constants, ratio: Sequence[float], usl_bef
     band_pct = max(100 * (hi - lo) / 2 / c for (lo, hi), c in zip(band, centre, strict=True))
     words = (", ".join(f"{lo:.2f}–{hi:.2f}x" for lo, hi in band)
              + f"; costs within {low_bound:g}–{high_bound:g}x of the stages' priors")
-    status = CONSISTENT if inside else OUTSIDE_BAND
+    status = Status.CONSISTENT if inside else Status.OUTSIDE_BAND
     where = "inside" if inside else "outside"
     return Verdict(status, f"the claim is {where} the band the mechanism allows ({words})",
                    values, claimed_ratio=tuple(ratio), band=band, band_pct=band_pct,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -180,22 +179,6 @@ def parse_scenario(text: str, origin: str = "<scenario>") -> Scenario:
             where = ".".join(str(p) for p in err["loc"]) or "scenario"
             problems.append(f"{where}: {err['msg']}")
         raise ModelError(f"{origin}: " + "; ".join(problems)) from None
-
-
-def load_scenario(path: str | Path) -> Scenario:
-    path = Path(path)
-    try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_FILE + 1)
-    except OSError as exc:
-        raise ModelError(f"{path}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_FILE:
-        raise ModelError(f"{path}: larger than {MAX_FILE:,} bytes: not a scenario")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ModelError(f"{path}: not UTF-8 text") from None
-    return parse_scenario(text, str(path))
 
 
 def scenario_toml(scenario: Scenario) -> str:

@@ -26,11 +26,11 @@ from textual.widgets import (
 from textual.worker import get_current_worker
 
 from analyze.errors import PatchperfError
+from analyze.sim.status import Status
 from corpus.browse import SeriesDetail, series_detail
 from corpus.store import Store
 
 from ..config import limits_from_env
-from ..document import VERDICT_STATUSES
 from ..safe import inert, one_line
 from ..view import claim_order
 from .detail import (
@@ -43,7 +43,7 @@ from .detail import (
 )
 from .series_list import SeriesList
 
-VERDICTS = (None, *VERDICT_STATUSES)  # what `v` cycles through
+VERDICTS = (None, *Status)  # what `v` cycles through
 DETAIL_DELAY = 0.12  # s: moving quickly through the list reads only the row it stops on
 
 
@@ -246,7 +246,7 @@ class PatchperfApp(App[None]):
     def _build_scenarios(self, series_id: str, claims: list[dict[str, Any]]) -> None:
         """Build the series' scenarios from its stored mail, in a thread with a connection of
         its own."""
-        from corpus import verdicts
+        from corpus.jobs import verdicts
 
         try:
             with Store.open(self.store.location, readonly=True) as store:
@@ -316,31 +316,23 @@ class PatchperfApp(App[None]):
     def _simulate(self, series_id: str, claims: list[dict[str, Any]]) -> None:
         """Build and judge the series' scenarios in a thread with a connection of its own,
         keep the verdicts in the store, then show them."""
-        from corpus.verdicts import judge_built, stored_scenarios
+        from corpus.jobs.verdicts import judge_scenarios, stored_scenarios
 
-        judged: dict[str, tuple[str, dict[str, Any]]] = {}
-        runs: dict[str, Any] = {}
         try:
             with Store.open(self.store.location, readonly=True) as store:
                 built = stored_scenarios(store, claims, limits_from_env())
         except PatchperfError as exc:
             self.call_from_thread(self._failed, f"cannot simulate: {exc}")
             return
-        for one in built:
-            verdict, verdicts = judge_built(one)
-            if verdict is not None:
-                runs[one.scenario.id] = (one.scenario, verdict)
-            judged.update(verdicts)
-        for claim in claims:
-            if claim["id"] in judged:
-                claim["scenario_id"], claim["verdict"] = judged[claim["id"]]
+        judged = judge_scenarios(built)
+        judged.fill(claims)
         try:
             with Store.open(self.store.location) as store:
                 store.save_verdicts(claims)
         except PatchperfError as exc:  # read-only, locked: shown, just not kept
             self.call_from_thread(self._failed, f"the verdicts are not kept: {exc}")
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._simulated, series_id, built, judged, runs)
+            self.call_from_thread(self._simulated, series_id, built, judged.verdicts, judged.runs)
 
     def _failed(self, message: str) -> None:
         self.notify(one_line(message, 300), severity="error", markup=False, timeout=8)
@@ -378,22 +370,24 @@ class PatchperfApp(App[None]):
     @work(thread=True, exclusive=True, group="sync")
     def _sync(self, feeds: Sequence[str]) -> None:
         """Each feed's new mail into the store, analysed, the list refreshed after each."""
-        from corpus.refresh import analyze_rows
-        from ingest.http import PoliteClient
-        from ingest.sync import SyncLocked, parse_feed, sync_lock, sync_one
+        from contextlib import nullcontext
 
-        limits = limits_from_env()
+        from corpus.jobs.sync import SyncLocked, sync_feeds, syncing
+        from ingest.feeds import parse_feed
+
+        def tick(n: int) -> None:
+            self.call_from_thread(self._synced, n)
+
         lines = []
         try:
-            with sync_lock(self.store.location), Store.open(self.store.location) as store, \
-                    PoliteClient(cache_dir=self.store.location.side_file(".http-cache")) as client:
-                for spec in feeds:
-                    feed = parse_feed(spec, self.environ)
-                    result = sync_one(store, feed, client, limits,
-                                      progress=lambda n: self.call_from_thread(self._synced, n))
-                    refreshed = analyze_rows(store, None, limits)
-                    odd = len(result.problems) + len(refreshed.problems) + len(refreshed.warnings)
-                    lines.append(f"{feed.key}: {len(result.new_rows)} new"
+            parsed = [parse_feed(spec, self.environ) for spec in feeds]
+            with syncing(self.store.location) as (store, client):
+                for synced in sync_feeds(store, client, parsed, limits_from_env(),
+                                         progress=lambda _label: nullcontext(tick)):
+                    result, analysed = synced.result, synced.analysed
+                    odd = len(result.problems) + (len(analysed.problems) + len(analysed.warnings)
+                                                  if analysed is not None else 0)
+                    lines.append(f"{result.feed}: {len(result.new_rows)} new"
                                  + (f", {odd} not read whole (`patchperf sync` names them)" if odd else "")
                                  + (f" (stopped: {result.error})" if result.error else ""))
                     self.call_from_thread(self._refresh_after_sync)

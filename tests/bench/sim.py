@@ -60,8 +60,7 @@ def simulate_walls() -> list[tuple[str, float]]:
     import sys
     from pathlib import Path
 
-    from analyze.sim.scenario import load_scenario
-    from corpus.library import library
+    from corpus.library import library, load_scenario
 
     command = str(Path(sys.executable).with_name("patchperf"))
     out = []

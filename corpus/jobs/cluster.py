@@ -1,6 +1,6 @@
 """Analysis on a Dask distributed cluster (`analyze --all --scheduler tcp://HOST:8786`).
 
-The contract of corpus/workers.py's process pool, over the network: chunks of stored mail
+The contract of corpus/jobs/workers.py's process pool, over the network: chunks of stored mail
 go to the cluster's workers, which only analyse them (mail goes out, encoded documents come
 back); the command's own process reads the chunks and writes the results in the order it
 read them. So a store analysed on a cluster holds exactly what a local run writes, and the
@@ -31,7 +31,7 @@ R = TypeVar("R")
 # distributed retries a refused connection until its timeout: this is how long an
 # unreachable scheduler (or one without workers) holds the command up.
 CONNECT_TIMEOUT = 10
-IN_FLIGHT_PER_THREAD = 2  # as corpus/workers.py: one chunk being analysed, one waiting
+IN_FLIGHT_PER_THREAD = 2  # as corpus/jobs/workers.py: one chunk being analysed, one waiting
 ADDRESS = re.compile(r"(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)"
                      r":([0-9]{1,5})")
 INSTALL = "install patchperf[cluster]"
@@ -72,11 +72,14 @@ def _build_fields() -> tuple[str, str, str]:
     # Plain strings cross the wire: a worker with another patchperf may lack `Build`.
     from importlib import metadata  # (these two cost a third of a second: not at start-up)
 
+    import analyze
+    import corpus
     from analyze.pipeline import ANALYZER_VERSION
 
     digest = hashlib.sha256()
-    for package in ("analyze", "corpus"):  # what analyse_chunk runs (the mypyc build is
-        root = Path(__file__).resolve().parent.parent / package  # checked against these)
+    # what analyse_chunk runs (the mypyc build is checked against these)
+    for package in (analyze, corpus):
+        root = Path(package.__file__ or "").resolve().parent
         for path in sorted(root.rglob("*.py")):
             digest.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
             digest.update(path.read_bytes())
@@ -186,7 +189,7 @@ def _result(future: Any, address: str) -> Any:
 
 
 def _on_worker(work: Callable[..., R], item: Any, *args: Any) -> R:
-    # As the process pool's workers do (corpus/workers.py): analysis keeps many objects alive
+    # As the process pool's workers do (corpus/jobs/workers.py): analysis keeps many objects alive
     # per chunk, and the default threshold would start a collection every few mails. Set for
     # the call only: the worker process is the user's.
     before = gc.get_threshold()

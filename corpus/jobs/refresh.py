@@ -28,9 +28,9 @@ from analyze.serialize import (
     message_to_dict,
     series_to_dict,
 )
+from corpus.records import StoredRaw
+from corpus.store import AnalysisRecord, SeriesRecord, Store, encode_doc
 
-from .records import StoredRaw
-from .store import AnalysisRecord, SeriesRecord, Store, encode_doc
 from .workers import in_order
 
 BATCH = 1000
@@ -63,7 +63,7 @@ def analyze_rows(
     `analyze --all` reads them later). `jobs` > 1 analyses in that many worker processes
     while this one reads and writes; the results are the same, written in the same order.
     `scheduler` (a Dask scheduler's address) analyses on that cluster's workers instead.
-    `arriving` is mail this run stores as it goes (`ingest.run.storing`), analysed after
+    `arriving` is mail this run stores as it goes (`corpus.jobs.ingest.storing`), analysed after
     the rows (as it is stored: the workers need not wait for a backfill's last epoch)."""
     raws: Iterable[StoredRaw]
     if everything:
@@ -216,3 +216,20 @@ def rebuild_series(store: Store) -> int:
         )
     return len(series)
 
+
+
+def reanalyze_all(store: Store, limits: Limits = DEFAULT_LIMITS, *, verdicts: bool = False,
+                  jobs: int = 1, scheduler: str | None = None,
+                  progress: Callable[[int], None] | None = None) -> tuple[RefreshResult, int]:
+    """`patchperf analyze --all`: every stored mail analysed again (after an upgrade, or
+    after `--no-analyze`); with `verdicts`, every claim series judged and the verdicts kept
+    (the TUI's `v` filter). Returns the analysis and how many claims were judged."""
+    refreshed = analyze_rows(store, limits=limits, everything=True, progress=progress, jobs=jobs,
+                             scheduler=scheduler)
+    if not verdicts:
+        return refreshed, 0
+    from .verdicts import judge_stored_claims
+
+    every = store.claim_docs()
+    judge_stored_claims(store, every, limits)
+    return refreshed, store.save_verdicts(every)

@@ -31,7 +31,7 @@ Runner = Callable[..., Iterator[R]]
 def in_order(work: Callable[..., R], jobs: int, scheduler: str | None = None) -> Iterator[Runner[R]]:
     """A runner `run(items, *args)` yielding `work(item, *args)` for each item, in the
     items' order: in this process when `jobs` is 1, else in `jobs` worker processes, or on
-    the workers of the Dask cluster whose scheduler is at `scheduler` (corpus/cluster.py).
+    the workers of the Dask cluster whose scheduler is at `scheduler` (corpus/jobs/cluster.py).
 
     Workers are spawned (not forked: nothing of this process, its store connection least
     of all, is shared with them) and ignore Ctrl-C, which this process handles: on any
@@ -67,5 +67,5 @@ def _start_worker() -> None:
     # Ctrl-C reaches the whole process group; the parent stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # The analysis keeps many objects alive per chunk; the default threshold would start a
-    # collection every few mails (corpus/refresh.py, fewer_collections).
+    # collection every few mails (corpus/jobs/refresh.py, fewer_collections).
     gc.set_threshold(100_000, *gc.get_threshold()[1:])

@@ -1,8 +1,9 @@
-"""`patchperf sync`: bring each feed's new mail into the store, from where it stopped.
+"""`patchperf sync`: bring each feed's new mail into the store, from where it stopped, and
+analyse it (the cron job, and the TUI's `r`).
 
-A feed is `lore:<list>` (this step; openwall and Patchwork follow), on a base URL from
-`PATCHPERF_LORE_URL` (default https://lore.kernel.org), so a public-inbox mirror of one's
-own works the same. Its cursor is the received time of the newest Atom entry whose thread is
+A feed (ingest/feeds.py) is a lore list, an openwall list or a Patchwork project, each with a
+cursor in the store; `--git` reads a list's public-inbox git epochs instead (a backfill). A
+lore feed's cursor is the received time of the newest Atom entry whose thread is
 committed: mail is stored a page of entries at a time, and the cursor moves only after that
 page's threads are committed. A run killed anywhere leaves the cursor at or before what is
 stored; the next run fetches from there and the store keeps each message once (by
@@ -17,55 +18,28 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from analyze.errors import BadInput, PatchperfError, UsageError
+from analyze.errors import BadInput, PatchperfError
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
 from corpus.connection import SYNC_LOCK, session_lock
 from corpus.location import StoreLocation, resolve_store
 from corpus.store import Store, StoredRaw
+from ingest.feeds import Feed
+from ingest.http import FetchFailed, NotFound, PoliteClient
+from ingest.lore import Lore, thread_items
 
-from .http import FetchFailed, NotFound, PoliteClient
-from .lore import Lore, thread_items
-from .run import IngestResult, store_mails, storing
-
-DEFAULT_URLS = {"lore": "https://lore.kernel.org", "openwall": "https://lists.openwall.net",
-                "patchwork": "https://patchwork.kernel.org"}
-KINDS = tuple(DEFAULT_URLS)
+from .ingest import IngestResult, store_mails, storing
+from .refresh import RefreshResult, analyze_rows
 
 
 class SyncLocked(PatchperfError):
     """Another sync holds the store's sync lock."""
-
-
-@dataclass(frozen=True, slots=True)
-class Feed:
-    kind: str
-    name: str  # the list (lore inbox)
-    base_url: str
-
-    @property
-    def key(self) -> str:
-        return f"{self.kind}:{self.name}"
-
-
-def parse_feed(spec: str, environ: Mapping[str, str] | None = None) -> Feed:
-    """`lore:netdev` → a Feed on the configured base URL; UsageError for anything else."""
-    env = os.environ if environ is None else environ
-    kind, _, name = spec.partition(":")
-    if kind not in KINDS or not name or "/" in name or not name.replace("-", "").replace(".", "").isalnum():
-        raise UsageError(f"{spec!r}: not a feed (expected {' or '.join(k + ':LIST' for k in KINDS)},"
-                         " e.g. lore:netdev)")
-    variable = f"PATCHPERF_{kind.upper()}_URL"
-    base = env.get(variable, DEFAULT_URLS[kind])
-    if not base.startswith(("http://", "https://")):
-        raise UsageError(f"{variable}={base!r}: expected an http(s) URL")
-    return Feed(kind, name, base)
 
 
 @dataclass
@@ -143,7 +117,7 @@ def sync_openwall(store: Store, feed: Feed, client: PoliteClient,
                   progress: Callable[[int], None] | None = None) -> FeedResult:
     """Openwall's days from the cursor's (yesterday's at the latest: a day grows after it
     was read) to today, a day at a time: its new messages committed, then the cursor."""
-    from .openwall import Openwall, next_cursor, parse_cursor, read_days
+    from ingest.openwall import Openwall, next_cursor, parse_cursor, read_days
 
     result = FeedResult(feed.key)
     today = today or datetime.now(UTC).date()
@@ -172,7 +146,7 @@ def sync_patchwork(store: Store, feed: Feed, client: PoliteClient,
     """Patchwork's events from the cursor: each series-completed or patch-created event's
     mbox stored, then the cursor (the last event's date and id) moved past it. A first run
     without --since starts from now (Patchwork's history is lore's too)."""
-    from .patchwork import Patchwork
+    from ingest.patchwork import Patchwork
 
     result = FeedResult(feed.key)
     cursor = json.loads(store.get_cursor(feed.key) or "{}")
@@ -225,12 +199,12 @@ def sync_git(store: Store, feed: Feed, path: Path, limits: Limits = DEFAULT_LIMI
 def git_storing(store: Store, feed: Feed, path: Path, result: FeedResult,
                 limits: Limits = DEFAULT_LIMITS,
                 progress: Callable[[int], None] | None = None) -> Iterator[StoredRaw]:
-    """`sync_git` as a stream, yielding each new mail as it is stored (`ingest.run.storing`):
+    """`sync_git` as a stream, yielding each new mail as it is stored (`corpus.jobs.ingest.storing`):
     the backfill's analysis runs while the epochs are read. Call it inside `store.batch()`;
     an epoch's cursor is written after its mail, so it is committed with it or later. An
     epoch that breaks off (git fails mid-walk) keeps the mail stored before the break,
     counted, and its cursor where it was: the next run reads it again and stores the rest."""
-    from .epochs import epochs, read_epoch
+    from ingest.epochs import epochs, read_epoch
 
     try:
         for repo in epochs(path):
@@ -291,3 +265,73 @@ def sync_lock(db: StoreLocation | str | Path, wait: bool = False) -> Iterator[No
         yield
     finally:
         os.close(fd)  # (closing releases the lock)
+
+
+@contextmanager
+def syncing(location: StoreLocation, wait: bool = False) -> Iterator[tuple[Store, PoliteClient]]:
+    """What a sync run holds: the store's sync lock, the store, and a polite HTTP client
+    whose cache lives beside the store."""
+    with sync_lock(location, wait=wait), Store.open(location) as store, \
+            PoliteClient(cache_dir=location.side_file(".http-cache")) as client:
+        yield store, client
+
+
+@dataclass(frozen=True)
+class FeedSynced:
+    """One feed's run: what arrived, its analysis (None when not analysed), and the HTTP
+    requests it took."""
+
+    result: FeedResult
+    analysed: RefreshResult | None
+    requests: int
+    cached: int
+
+    @property
+    def summary(self) -> str:
+        return self.result.summary(self.requests, self.cached)
+
+    @property
+    def rejected(self) -> bool:
+        """Done, but some mail was rejected (the command exits 1)."""
+        return any(not p.skipped for p in self.result.problems)
+
+
+def _quiet(_label: str) -> AbstractContextManager[Callable[[int], None]]:
+    return nullcontext(lambda _n: None)
+
+
+def sync_feeds(store: Store, client: PoliteClient, feeds: Sequence[Feed],
+               limits: Limits = DEFAULT_LIMITS, *, since: datetime | None = None,
+               git_path: Path | None = None, analyse: bool = True, jobs: int = 1,
+               scheduler: str | None = None,
+               progress: Callable[[str], AbstractContextManager[Callable[[int], None]]] = _quiet,
+               warn: Callable[[Sequence[Problem]], None] = lambda _problems: None,
+               ) -> Iterator[FeedSynced]:
+    """Each feed's new mail into the store, then analysed, one feed after the other; each
+    feed's outcome is yielded when it is done. `progress(label)` gives a counter for the
+    feed's mail; `warn` is told each feed's problems as soon as they are known (before a
+    long analysis, which may fail). With `git_path`, a backfill: each mail is analysed as
+    it is stored, while the epochs are read."""
+    for feed in feeds:
+        before = (client.stats.requests, client.stats.cached)
+        analysed: RefreshResult | None = None
+        if git_path is not None and analyse:
+            result = FeedResult(f"{feed.key} --git {git_path}")
+            with progress(feed.key) as tick:
+                analysed = analyze_rows(
+                    store, None, limits, jobs=jobs, scheduler=scheduler,
+                    arriving=git_storing(store, feed, git_path, result, limits, tick))
+            warn(result.problems)
+        else:
+            with progress(feed.key) as tick:
+                result = sync_one(store, feed, client, limits, since, progress=tick,
+                                  git_path=git_path)
+            warn(result.problems)
+            if analyse:
+                # what arrived, and what an interrupted run stored but did not analyse
+                analysed = analyze_rows(store, None, limits, jobs=jobs, scheduler=scheduler)
+        if analysed is not None:
+            warn(analysed.problems)
+            warn(analysed.warnings)
+        yield FeedSynced(result, analysed, client.stats.requests - before[0],
+                         client.stats.cached - before[1])

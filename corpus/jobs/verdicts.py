@@ -1,6 +1,8 @@
-"""A stored claim's scenario and verdict, on demand (`patchperf simulate CLAIM_ID`).
+"""Claims judged by the simulator: the scenario built for each claim series, run once, and
+each claim's verdict (`analyze --verdicts`, `report`, `claims`, `simulate CLAIM_ID`, the
+TUI's `s`).
 
-Built from the stored raw mail of the message the claim was read in (and of the message it
+A stored claim's scenario is built from the stored raw mail of the message the claim was read in (and of the message it
 was first written in, when the store has it): the same path `patchperf analyze` takes, so a
 claim gets the same scenario from the store as from the file. Judging every claim series at
 ingest would cost 5-300 ms a series; asked for one claim, it costs that once.
@@ -8,21 +10,22 @@ ingest would cost 5-300 ms a series; asked for one claim, it costs that once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from analyze.claims.extract import claims_of
 from analyze.errors import BadInput
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.mail.message import parse_message
-from analyze.model import Message
+from analyze.model import Claim, Message
 from analyze.serialize import claim_to_dict
 from analyze.sim.build import Built, build_scenarios, verdict_of_claim
 from analyze.sim.errors import ModelError
-from analyze.sim.predict import Verdict, judge
+from analyze.sim.predict import Verdict, judge, no_model
 from analyze.sim.scenario import Scenario
-
-from .library import constants_for
-from .store import Store
+from corpus.library import constants_for
+from corpus.store import Store
 
 
 def judge_stored_claim(store: Store, claim_id: str, limits: Limits = DEFAULT_LIMITS,
@@ -84,33 +87,55 @@ def stored_scenarios(store: Store, docs: list[dict[str, Any]], limits: Limits = 
     return list(found.values())
 
 
-def judge_built(built: Built) -> tuple[Verdict | None, dict[str, tuple[str, dict[str, Any]]]]:
-    """Run one built scenario: its verdict (None when the models cannot run it) and each of
-    its claims' (scenario id, the contract's verdict object)."""
-    try:
-        verdict = judge(built.scenario, constants_for(built.scenario))
-    except ModelError as exc:
-        missing = {"status": "no_model", "predicted_change_pct": None, "band_pct": None,
-                   "reason": str(exc)}
-        return None, {cid: (built.scenario.id, dict(missing)) for cid in built.claim_ids}
-    return verdict, {cid: (built.scenario.id, verdict_of_claim(built, cid, verdict))
-                     for cid in built.claim_ids}
+Verdicts = dict[str, tuple[str, dict[str, Any]]]  # claim id -> (scenario id, verdict object)
+
+
+@dataclass
+class Judged:
+    """Claims judged: each claim's scenario id and verdict object, by claim id; the scenarios
+    built; and each scenario the models could run with its verdict, by scenario id (what the
+    HTML report and the TUI plot)."""
+
+    verdicts: Verdicts = field(default_factory=dict)
+    built: list[Built] = field(default_factory=list)
+    runs: dict[str, tuple[Scenario, Verdict]] = field(default_factory=dict)
+
+    def fill(self, docs: Iterable[dict[str, Any]]) -> None:
+        """Give each claim document judged its `scenario_id` and `verdict`, in place."""
+        for doc in docs:
+            if doc["id"] in self.verdicts:
+                doc["scenario_id"], doc["verdict"] = self.verdicts[doc["id"]]
+
+
+def judge_scenarios(built: Iterable[Built]) -> Judged:
+    """Run each built scenario once. One the models cannot run gives its claims a
+    `no_model` verdict with the reason."""
+    judged = Judged()
+    for one in built:
+        judged.built.append(one)
+        try:
+            verdict = judge(one.scenario, constants_for(one.scenario))
+        except ModelError as exc:
+            for cid in one.claim_ids:
+                judged.verdicts[cid] = (one.scenario.id, no_model(str(exc)))
+            continue
+        judged.runs[one.scenario.id] = (one.scenario, verdict)
+        for cid in one.claim_ids:
+            judged.verdicts[cid] = (one.scenario.id, verdict_of_claim(one, cid, verdict))
+    return judged
+
+
+def judge_claims(claims: Sequence[Claim], messages: Sequence[Message]) -> Judged:
+    """Claims analysed in memory (`patchperf analyze --verdicts`), judged: asked for, since
+    judging costs 5-300 ms a claim series (6x the analysis of a 2,000-message mbox)."""
+    return judge_scenarios(build_scenarios(claims, messages))
 
 
 def judge_stored_claims(store: Store, docs: list[dict[str, Any]],
-                        runs: dict[str, tuple[Scenario, Verdict]] | None = None,
-                        limits: Limits = DEFAULT_LIMITS) -> dict[str, tuple[str, dict[str, Any]]]:
-    """Fill in `scenario_id` and `verdict` of each claim document from the store, in place
-    (`patchperf claims --verdicts`, `report --verdicts`), and return them by claim id. Each
-    scenario is judged once, however many of its claims are shown. `runs`, when given,
-    receives each judged scenario and its verdict by scenario id (the HTML plots)."""
-    verdicts: dict[str, tuple[str, dict[str, Any]]] = {}
-    for built in stored_scenarios(store, docs, limits):
-        verdict, judged = judge_built(built)
-        if verdict is not None and runs is not None:
-            runs[built.scenario.id] = (built.scenario, verdict)
-        verdicts.update(judged)
-    for doc in docs:
-        if doc["id"] in verdicts:
-            doc["scenario_id"], doc["verdict"] = verdicts[doc["id"]]
-    return verdicts
+                        limits: Limits = DEFAULT_LIMITS) -> Judged:
+    """Judge these claim documents from the store and fill in their `scenario_id` and
+    `verdict`, in place (`patchperf claims --verdicts`, `report --verdicts`). Each scenario
+    is judged once, however many of its claims are shown."""
+    judged = judge_scenarios(stored_scenarios(store, docs, limits))
+    judged.fill(docs)
+    return judged
