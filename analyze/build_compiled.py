@@ -1,6 +1,7 @@
-"""`python -m analyze.build_compiled`: compile the claim readers with mypyc into this
+"""`python -m analyze.build_compiled [--force]`: compile the claim readers with mypyc into this
 interpreter's virtual environment (see analyze/compiled.py, which decides at import whether
-the build matches the sources and is used)."""
+the build matches the sources and is used). A build that matches the sources is kept, unless
+`--force`."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .compiled import MANIFEST, MODULES, ROOT, abi, build_dir, built_file, source_hashes
+from .compiled import MANIFEST, MODULES, ROOT, abi, build_dir, built_file, is_fresh, source_hashes
 
 
 def build(target: Path | None = None, root: Path = ROOT) -> Path:
@@ -56,9 +57,12 @@ def build(target: Path | None = None, root: Path = ROOT) -> Path:
 
 
 def main(argv: list[str]) -> int:
-    if argv:
-        print("usage: python -m analyze.build_compiled", file=sys.stderr)
+    if argv not in ([], ["--force"]):
+        print("usage: python -m analyze.build_compiled [--force]", file=sys.stderr)
         return 2
+    if not argv and is_fresh(build_dir()):
+        print(f"patchperf: the compiled build in {build_dir()} matches the sources")
+        return 0
     try:
         where = build()
     except (OSError, subprocess.CalledProcessError) as exc:

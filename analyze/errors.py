@@ -25,10 +25,6 @@ class LimitExceeded(BadInput):
         self.unit = unit
 
 
-class SourceUnavailable(PatchperfError):
-    """A source (file, URL, feed) could not be read at all."""
-
-
 class StoreError(PatchperfError):
     """The store cannot be opened or written (corrupt, read-only, locked, newer schema)."""
 

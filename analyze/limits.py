@@ -1,4 +1,4 @@
-"""Size limits (ARCHITECTURE.md: 'Default limits'); every error names the limit.
+"""Size limits (docs/cli.md, "Limits"); every error names the limit.
 
 The command line sets them from the environment (reports/config.py).
 """

@@ -1,7 +1,7 @@
 """Domain values: what analysis makes of a mail, a thread and a series.
 
 Frozen dataclasses, so a value can be shared, hashed and compared freely. JSON shapes
-(ARCHITECTURE.md, patchperf.schema.json) are produced from these by analyze/serialize.py.
+(docs/json.md, docs/patchperf.schema.json) are produced from these by analyze/serialize.py.
 """
 
 from __future__ import annotations
@@ -160,6 +160,11 @@ class Series:
     trailer_counts: tuple[tuple[str, int], ...] = ()
 
 
+# What a claim measures, and which way its figures moved (the JSON contract's values).
+METRICS = ("throughput", "latency", "transactions", "cpu", "memory", "other")
+DIRECTIONS = ("improvement", "regression", "neutral")
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     """A performance claim: a figure before and after a patch, as a mail states it."""
@@ -168,7 +173,7 @@ class Claim:
     message_id: str | None  # the message the figures were first written in (a quote's source)
     found_in: str  # key of the message they were read from
     quoted: bool
-    metric: str  # throughput | latency | transactions | cpu | memory | other
+    metric: str  # one of METRICS
     unit: str | None  # as written
     canonical_unit: str | None
     baseline: float | None  # as written in `unit`
@@ -179,7 +184,7 @@ class Claim:
     change_pct: float | None  # computed: 100 * (patched - baseline) / baseline
     stated_change_pct: float | None  # as the mail states it, sign included
     consistent: bool | None  # stated vs computed within the mail's rounding
-    direction: str  # improvement | regression | neutral
+    direction: str  # one of DIRECTIONS
     condition: tuple[tuple[str, str], ...]  # what varies: (("threads", "4"),)
     source: str  # table | list | prose
     quote: str

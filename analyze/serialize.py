@@ -203,32 +203,6 @@ def _round(value: float | None) -> float | None:
     return round(value, 6)
 
 
-def claim_from_dict(d: dict[str, Any]) -> Claim:
-    return Claim(
-        id=d["id"],
-        message_id=d["message_id"],
-        found_in=d["found_in"],
-        quoted=d["quoted"],
-        metric=d["metric"],
-        unit=d["unit"],
-        canonical_unit=d.get("canonical_unit"),
-        baseline=d["baseline"],
-        patched=d["patched"],
-        baseline_canonical=d.get("baseline_canonical"),
-        patched_canonical=d.get("patched_canonical"),
-        bound=d["bound"],
-        change_pct=d["change_pct"],
-        stated_change_pct=d["stated_change_pct"],
-        consistent=d["consistent"],
-        direction=d["direction"],
-        condition=tuple((str(k), str(v)) for k, v in d["condition"].items()),
-        source=d["source"],
-        quote=d["quote"],
-        line=d.get("line"),
-        date=datetime.fromisoformat(d["date"]) if d.get("date") else None,
-    )
-
-
 _NO_BODY = Body(lines=(), depths=())
 
 

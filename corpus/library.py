@@ -1,6 +1,6 @@
 """The simulator's shipped data: platform profiles (`platforms/*.toml`) and the scenario
 library (`scenarios/*.toml`). A scenario names a profile; its own platform fields override
-the profile's, and nothing is ever taken from another claim's fit (SIMULATOR.md)."""
+the profile's, and nothing is ever taken from another claim's fit (docs/simulator.md)."""
 
 from __future__ import annotations
 

@@ -25,12 +25,11 @@ from typing import Any
 from analyze.errors import StoreError
 from analyze.mail.message import content_hash
 
-# The record types and path helpers live in their own modules; they are re-exported here
-# because callers (corpus.jobs.refresh, corpus.jobs.ingest, reports.cli) import them from the store.
+# The record types live in their own module; they are re-exported here because callers
+# (corpus.jobs, reports) import them from the store.
 from . import schema
 from .connection import Database
 from .location import StoreLocation, resolve_store
-from .paths import default_db_path, resolve_db_path
 from .records import (
     AddResult,
     AddStatus,
@@ -56,9 +55,7 @@ __all__ = [
     "StoreCounts",
     "StoreLocation",
     "StoredRaw",
-    "default_db_path",
     "normalize_message_id",
-    "resolve_db_path",
 ]
 
 DEFAULT_COMMIT_EVERY = 1000
@@ -336,19 +333,6 @@ class Store:
         row = self._row_for(key, "m.raw")
         return row[0] if row else None
 
-    def variants_of(self, key: str) -> list[StoredRaw]:
-        """The other versions kept under the message with this key, oldest first."""
-        found = self._row_for(key, "m.id")
-        if not found:
-            return []
-        with self._guard():
-            rows = self._conn.execute(
-                "SELECT message_row, raw, origin, fmt FROM variants WHERE message_row = ?"
-                " ORDER BY id",
-                (found[0],),
-            ).fetchall()
-        return [StoredRaw(*row) for row in rows]
-
     def unanalyzed_rows(self, analyzer_version: str | None = None) -> list[int]:
         """Rows with neither an analysis nor a rejection; given a version, rows with neither
         made by that analyzer version."""
@@ -489,22 +473,13 @@ class Store:
         """Stored claims, one per id (read first-hand where a reply only quoted it), oldest
         first; filtered by metric, direction, date (of the message they were found in) and
         message keys (claims first written in, or read from, those messages)."""
-        clauses: list[str] = ["TRUE"]
-        params: list[Any] = []
-        if metric is not None:
-            clauses.append("metric = ?")
-            params.append(metric)
-        if direction is not None:
-            clauses.append("direction = ?")
-            params.append(direction)
-        if since is not None:
-            clauses.append("date_utc >= ?")
-            params.append(_utc_text(since))
+        filters = _Where().equals("metric", metric).equals("direction", direction)
+        filters.since("date_utc", since)
         docs: dict[str, dict[str, Any]] = {}
         chunks: list[list[Any] | None] = list(_chunks(list(keys))) if keys is not None else [None]
         for chunk in chunks:
-            where = " AND ".join(clauses)
-            args = list(params)
+            where = filters.sql
+            args = list(filters.params)
             if chunk is not None:
                 # found in one of them: by found_row (the primary key's first column), from
                 # the messages those keys name (`_MESSAGE_KEY`: a Message-ID, else `sha256:`)
@@ -580,14 +555,6 @@ class Store:
                 (message_id, patch_id, series_id, json.dumps(checks, ensure_ascii=False)),
             )
 
-    def patchwork_of(self, message_id: str) -> dict[str, Any] | None:
-        with self._guard():
-            row = self._conn.execute("SELECT patch_id, series_id, checks FROM patchwork"
-                                     " WHERE message_id = ?", (message_id,)).fetchone()
-        if row is None:
-            return None
-        return {"patch_id": row[0], "series_id": row[1], "checks": json.loads(row[2])}
-
     # -- series -----------------------------------------------------------------------------
 
     def save_series(self, items: Iterable[SeriesRecord], *, replace_all: bool = False) -> int:
@@ -656,17 +623,9 @@ class Store:
                     author: str | None = None) -> list[dict[str, Any]]:
         """Series dated at or after `since`, of a tree, by an author (a case-insensitive part
         of the From), each filter optional; by date then id."""
-        clauses, params = ["TRUE"], []
-        if since is not None:
-            clauses.append("date_utc >= ?")
-            params.append(_utc_text(since))
-        if tree is not None:
-            clauses.append("tree = ?")
-            params.append(tree)
-        if author is not None:
-            clauses.append(_CONTAINS.format("author_folded"))
-            params.append(_like_part(fold(author)))
-        return self._series_where(" AND ".join(clauses), tuple(params))
+        where = _Where().since("date_utc", since).equals("tree", tree)
+        where.contains("author_folded", author)
+        return self._series_where(where.sql, tuple(where.params))
 
     def series_for(self, ident: str) -> list[dict[str, Any]]:
         """The series with this id, else the series a message (Message-ID or key) belongs to."""
@@ -722,22 +681,14 @@ class Store:
     @staticmethod
     def _page_filter(search: str | None, tree: str | None, has_claims: bool,
                      verdict: str | None) -> tuple[str, tuple[Any, ...]]:
-        clauses, params = ["TRUE"], []
-        if search:
-            clauses.append(_CONTAINS.format("name_folded"))
-            params.append(_like_part(fold(search)))
-        if tree:
-            clauses.append("tree = ?")
-            params.append(tree)
+        where = _Where().contains("name_folded", search or None).equals("tree", tree or None)
         if has_claims:
-            clauses.append("claims > 0")
+            where.add("claims > 0")
         if verdict:
-            clauses.append(
-                "id IN (SELECT member.series_id FROM verdicts AS v"
-                " JOIN series_members AS member ON member.message_key IN (v.origin, v.found_in)"
-                " WHERE v.status = ?)")
-            params.append(verdict)
-        return " AND ".join(clauses), tuple(params)
+            where.add("id IN (SELECT member.series_id FROM verdicts AS v"
+                      " JOIN series_members AS member ON member.message_key IN (v.origin, v.found_in)"
+                      " WHERE v.status = ?)", verdict)
+        return where.sql, tuple(where.params)
 
     def trees(self) -> list[str]:
         """The trees series are sent for, most used first."""
@@ -961,6 +912,35 @@ def _effect(claim: Mapping[str, Any]) -> float | None:
 # escaped, the one substring test SQLite and PostgreSQL spell alike (instr/strpos differ).
 # Both sides are casefolded, so SQLite's ASCII-blind LIKE changes nothing.
 _CONTAINS = "{} LIKE ? ESCAPE '\\'"
+
+
+class _Where:
+    """A WHERE clause of the store's filters. The SQL is this module's literals only; what the
+    user gave travels as parameters. A filter given None is left out."""
+
+    def __init__(self) -> None:
+        self.clauses: list[str] = ["TRUE"]
+        self.params: list[Any] = []
+
+    @property
+    def sql(self) -> str:
+        return " AND ".join(self.clauses)
+
+    def add(self, clause: str, *params: Any) -> _Where:
+        self.clauses.append(clause)
+        self.params.extend(params)
+        return self
+
+    def equals(self, column: str, value: Any) -> _Where:
+        return self if value is None else self.add(f"{column} = ?", value)
+
+    def since(self, column: str, when: datetime | None) -> _Where:
+        """Rows dated at or after `when` (UTC text compares as time)."""
+        return self if when is None else self.add(f"{column} >= ?", _utc_text(when))
+
+    def contains(self, column: str, text: str | None) -> _Where:
+        """Rows whose folded `column` holds `text` anywhere, folded the same way."""
+        return self if text is None else self.add(_CONTAINS.format(column), _like_part(fold(text)))
 
 
 def _like_part(text: str) -> str:

@@ -1,6 +1,6 @@
 """What kind of mail file this is, from its first bytes (never from its name).
 
-ARCHITECTURE.md: gzip by magic bytes, mbox by a leading `From ` line, HTML by its markup, an
+In this order (docs/sources.md): gzip by magic bytes, mbox by a leading `From ` line, HTML by its markup, an
 RFC 5322 header block, else a saved text rendering of an archive page. The answer is one of
 `gz`, `mbox`, `lore-html`, `openwall-html`, `eml`, `lore-text`, `openwall-text`, or None when
 the bytes are no mail at all.

@@ -1,4 +1,4 @@
-"""public-inbox v2 git epochs: the bulk route for backfills (SOURCES.md).
+"""public-inbox v2 git epochs: the bulk route for backfills (docs/sources.md, docs/sync.md).
 
 A clone holds epochs `git/0.git`, `git/1.git`, … (or is one epoch itself). Each commit on
 `master` is one message: its tree holds `m` (the raw message) or `d` (a deletion, commit

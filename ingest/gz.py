@@ -1,7 +1,7 @@
 """Bounded streaming gunzip: a file-like that never yields more than the limit allows.
 
 lore serves `t.mbox.gz` as gzip'd mboxrd and may send several gzip members back to back
-(SOURCES.md), so every member is read. A small file can inflate to gigabytes (a gzip bomb):
+(docs/sources.md), so every member is read. A small file can inflate to gigabytes (a gzip bomb):
 output is produced in bounded steps and counted, and reading stops at the limit.
 """
 

@@ -1,4 +1,4 @@
-"""Polite, bounded HTTP for the archive feeds (SOURCES.md, "Automated use").
+"""Polite, bounded HTTP for the archive feeds (docs/sources.md, "The HTTP client").
 
 On httpx (the brief's client; `liblore`, the b4 author's lore library, was read and not
 taken: it is alpha, built on requests and git config for b4's workflow, and covers neither
@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -34,8 +35,8 @@ import httpx
 
 from analyze.errors import LimitExceeded, PatchperfError
 
-VERSION = "0.1.0"
-USER_AGENT = f"patchperf/{VERSION} (+https://github.com/patchperf/patchperf)"
+# the installed package's version, as `patchperf --version` shows it
+USER_AGENT = f"patchperf/{metadata.version('patchperf')} (+https://github.com/patchperf/patchperf)"
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 MAX_BODY = 64 << 20  # a t.mbox.gz of a long thread is a few MB; an archive page far less
 ANUBIS_TITLE = "Making sure you're not a bot!"

@@ -1,7 +1,7 @@
 """lore.kernel.org (public-inbox) over HTTP: one message (`/raw`), a thread (`t.mbox.gz`),
 and what arrived since a time (`new.atom?t=`), for any public-inbox mirror's base URL.
 
-Shapes from SOURCES.md: `/raw` is mboxrd; `t.mbox.gz` is gzip'd mboxrd with no
+Their shapes (docs/sources.md): `/raw` is mboxrd; `t.mbox.gz` is gzip'd mboxrd with no
 Content-Encoding, possibly several gzip members, unknown ids answer 404; `new.atom?t=T-`
 lists the 25 received right after T, oldest first, but when fewer exist it silently gives
 the newest 25 instead, so entries are deduplicated by Message-ID and only those received

@@ -1,4 +1,4 @@
-"""A streaming mboxrd splitter (every mbox is read as mboxrd; SOURCES.md).
+"""A streaming mboxrd splitter (every mbox is read as mboxrd; docs/sources.md).
 
 A message starts at a `From ` line that opens the file or follows a blank line; that
 separator line is dropped, and so is the one blank line in front of the next separator.

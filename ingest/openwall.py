@@ -1,4 +1,4 @@
-"""lists.openwall.net: month → day → message pages (SOURCES.md), each message rebuilt from
+"""lists.openwall.net: month → day → message pages (docs/sources.md), each message rebuilt from
 its page (headers in the page's fixed order, the body, attachments fetched by their links).
 
 Day and N are delivery order, not the Date header, so a day can grow after it was read: the

@@ -1,7 +1,7 @@
 """Saved HTML archive pages (lore, openwall) down to their text, then page_text's parsers.
 
 Parsed with BeautifulSoup over lxml, never with regular expressions: lore splits attributes
-across lines (`<pre\\nid=b>`, `<a\\nhref=...>`; SOURCES.md).
+across lines (`<pre\\nid=b>`, `<a\\nhref=...>`; docs/sources.md).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ MAX_TAGS = 500_000
 
 def html_soup(data: bytes) -> BeautifulSoup:
     """A page parsed by lxml under BeautifulSoup. Lore pages are ASCII with &#NNNN;
-    entities, openwall pages UTF-8 (SOURCES.md)."""
+    entities, openwall pages UTF-8 (docs/sources.md)."""
     if data.count(b"<") > MAX_TAGS:
         raise LimitExceeded("page", MAX_TAGS, "tags")
     # A page is whatever a server (or a saved file) holds: an Atom feed saved as .html, or a

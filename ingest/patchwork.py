@@ -1,5 +1,5 @@
 """Patchwork's REST API (patchwork.kernel.org, project `netdevbpf`): its events are the
-cursor (SOURCES.md: netdev's own bot does the same; `since=` on series misses misdated mail).
+cursor (docs/sources.md; netdev's own bot does the same; `since=` on series misses misdated mail).
 
 `/api/1.3/events/?project=P&since=T` answers a bare JSON array, oldest first, with the next
 page in the `Link` header. A `series-completed` event brings its series' mbox; a

@@ -1,7 +1,7 @@
 """The `patchperf` command: argument parsing over library functions, nothing more.
 
 Results go to stdout (JSON alone with `--format json`); progress, warnings and errors to
-stderr. Exit codes (ARCHITECTURE.md): 0 all inputs done; 1 done, but some inputs were
+stderr. Exit codes (docs/cli.md): 0 all inputs done; 1 done, but some inputs were
 rejected; 2 usage error or nothing usable at all. Only the project's own errors are turned
 into one-line messages: anything else is a bug and surfaces as one.
 """
@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from analyze.errors import PatchperfError, StoreError, UsageError
-from analyze.model import Problem
+from analyze.errors import PatchperfError, StoreError
+from analyze.model import DIRECTIONS, METRICS, Problem
 from analyze.sim.status import Status
 
 from .config import limits_from_env
+from .output import emit, write_file
 from .safe import inert, inert_json
 from .since import parse_since
 
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
     from corpus.store import Store
 
 FORMATS = ("table", "json", "markdown", "html")
-METRICS = ("throughput", "latency", "transactions", "cpu", "memory", "other")
-DIRECTIONS = ("improvement", "regression", "neutral")
 EXIT_OK, EXIT_PARTIAL, EXIT_UNUSABLE = 0, 1, 2
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -165,59 +164,6 @@ def _progress(ctx: click.Context, label: str) -> Iterator[Callable[[int], None]]
         yield lambda n: bar.advance(task, n)
 
 
-def _emit(doc: dict[str, Any], fmt: str, output: str | None = None, *,
-          runs: dict[str, Any] | None = None, view: Any = None, title: str = "patchperf") -> None:
-    """Write a report document in the chosen format to stdout or a file. With `view` (a
-    reports.view.ReportView: `patchperf report`), the table and Markdown read series by
-    series; `runs` gives the HTML report its simulated curves."""
-    try:
-        _write_report(doc, fmt, output, runs=runs, view=view, title=title)
-    except BrokenPipeError:
-        raise  # `patchperf report | head`: the reader has what it wanted (Python exits quietly)
-    except OSError as exc:  # stdout on a full disk (`> /dev/full`), a closed terminal
-        raise UsageError(f"cannot write the report to standard output "
-                         f"({exc.strerror or exc})") from None
-
-
-def _write_report(doc: dict[str, Any], fmt: str, output: str | None, *,
-                  runs: dict[str, Any] | None, view: Any, title: str) -> None:
-    if fmt == "json":
-        text = inert_json(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
-    elif fmt == "html":
-        from .html import render_html
-
-        text = render_html(doc, runs, title=title, view=view)
-    elif fmt == "markdown":
-        from .markdown import render_markdown, render_report_markdown
-
-        text = render_report_markdown(view) if view is not None else render_markdown(doc)
-    else:
-        from rich.console import Console
-
-        from .terminal import render_report, render_terminal
-
-        def render(console: Console) -> None:
-            if view is not None:
-                render_report(view, console)
-            else:
-                render_terminal(doc, console)
-
-        if output is None:
-            width = shutil.get_terminal_size((160, 40)).columns
-            render(Console(highlight=False, width=width))
-            return
-        buffer = io.StringIO()
-        render(Console(file=buffer, highlight=False, width=160, color_system=None))
-        text = buffer.getvalue()
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"{output}: cannot write the report ({exc.strerror or exc})") from None
-
-
 def _verbose(ctx: click.Context, message: str) -> None:
     if _settings(ctx).verbose:
         click.echo(f"patchperf: {message}", err=True)
@@ -309,7 +255,7 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
         judged = (judge_claims(analysis.claims, analysis.messages) if verdicts or fmt == "html"
                   else Judged())
         doc = analysis_document(analysis, judged.verdicts)
-        _emit(doc, fmt, runs=judged.runs, title=f"patchperf analysis of {', '.join(paths)}")
+        emit(doc, fmt, runs=judged.runs, title=f"patchperf analysis of {', '.join(paths)}")
     _verbose(ctx, f"{len(analysis.messages):,} messages analyzed in {time.perf_counter() - started:.2f} s")
     ctx.exit(code)
 
@@ -361,7 +307,7 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
     if verdict_filter:
         view = keep_verdict(view, verdict_filter)
     # the series ranked as every format shows them
-    _emit(view_document(view), fmt, output, runs=judged.runs, view=view,
+    emit(view_document(view), fmt, output, runs=judged.runs, view=view,
           title=f"patchperf report: {what}")
 
 
@@ -390,7 +336,7 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
                               direction=direction, since=when)
         if verdicts or fmt == "html":
             judged = judge_stored_claims(store, found, limits_from_env())
-    _emit({"messages": [], "series": [], "claims": found}, fmt, output, runs=judged.runs,
+    emit({"messages": [], "series": [], "claims": found}, fmt, output, runs=judged.runs,
           title="patchperf claims")
 
 
@@ -453,21 +399,14 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
 def simulate(ctx: click.Context, ref: str, fmt: str) -> None:
     """Run a scenario (a file, a library id, or the one built for a stored claim): the
     predicted curve beside the claimed one, and the verdict."""
-    from analyze.sim.predict import judge
-    from corpus.library import constants_for, find_scenario, is_library_ref
+    from corpus.jobs.verdicts import simulate as simulate_ref
 
     from .simulation import render_simulation, simulation_document
 
-    if is_library_ref(ref):
-        scenario = find_scenario(ref)
-        doc = simulation_document(scenario, judge(scenario, constants_for(scenario)))
-    else:  # a claim id (`c` and 12 hex digits) from the store
-        from corpus.jobs.verdicts import judge_stored_claim
-
-        with _open_store(ctx, readonly=True) as store:
-            scenario, verdict, claim = judge_stored_claim(store, ref, limits_from_env())
-        doc = simulation_document(scenario, verdict)
-        doc["claims"] = [claim]
+    done = simulate_ref(ref, _store_location(ctx), limits_from_env())
+    doc = simulation_document(done.scenario, done.verdict)
+    if done.claim is not None:
+        doc["claims"] = [done.claim]
     if fmt == "json":
         click.echo(inert_json(json.dumps(doc, indent=2, ensure_ascii=False)))
         return
@@ -483,14 +422,9 @@ def scenario() -> None:
 
 def _scenario_of(ctx: click.Context, ref: str) -> Any:
     """A scenario file, a library id, or the scenario built for a stored claim."""
-    from corpus.library import find_scenario, is_library_ref
+    from corpus.jobs.verdicts import scenario_of
 
-    if is_library_ref(ref):
-        return find_scenario(ref)
-    from corpus.jobs.verdicts import judge_stored_claim
-
-    with _open_store(ctx, readonly=True) as store:
-        return judge_stored_claim(store, ref, limits_from_env())[0]
+    return scenario_of(ref, _store_location(ctx), limits_from_env())
 
 
 @scenario.command("show")
@@ -520,10 +454,7 @@ def scenario_export(ctx: click.Context, ref: str, fmt: str, output: str | None) 
     if output is None:
         click.echo(inert(text), nl=False)
         return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"{output}: cannot write ({exc.strerror or exc})") from None
+    write_file(output, text, "cannot write")
 
 
 @cli.command()
@@ -552,7 +483,7 @@ def tui(ctx: click.Context, feeds: tuple[str, ...]) -> None:
     from ingest.feeds import parse_feed
 
     from .config import sync_settings
-    from .tui import make_app
+    from .tui.app import make_app
 
     configured, environ = sync_settings()
     chosen = feeds or tuple(configured)
@@ -587,12 +518,12 @@ def demo(ctx: click.Context, fmt: str, demo_dir: str) -> None:
     code = _report_problems(demo.stored.problems + list(demo.analysed.problems),
                             demo.analysed.analyzed)
     html = Path(demo_dir) / "report.html"
-    _emit(demo.doc, "html", str(html), runs=demo.judged.runs,
+    emit(demo.doc, "html", str(html), runs=demo.judged.runs,
           title="patchperf demo: the bundled corpus")
     click.echo(f"demo store {demo.store}: {demo.stored.stored} messages, {demo.analysed.series} "
                f"series, {len(demo.judged.verdicts)} claims judged; HTML report {html}; browse "
                f"it with `patchperf --db {demo.store} tui`", err=True)
-    _emit(demo.doc, fmt, runs=demo.judged.runs, view=build_view(demo.doc))
+    emit(demo.doc, fmt, runs=demo.judged.runs, view=build_view(demo.doc))
     ctx.exit(code)
 
 

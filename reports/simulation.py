@@ -38,7 +38,7 @@ def simulation_document(scenario: Scenario, verdict: Verdict) -> dict[str, Any]:
         if fit is not None:
             usl[side] = {"sigma": round(fit.sigma, 6), "kappa": round(fit.kappa, 6),
                          "lambda": round(fit.lam, 3), "rms_pct": round(fit.rms_pct, 3)}
-    # the contract's verdict object (ARCHITECTURE.md), at the point of the largest claimed
+    # the contract's verdict object (docs/json.md), at the point of the largest claimed
     # effect; every point is in `points`
     key = max(range(len(rows)), key=lambda i: abs(verdict.claimed_ratio[i] - 1)) \
         if verdict.claimed_ratio else None

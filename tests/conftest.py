@@ -27,6 +27,7 @@ STORE_FIXTURES = frozenset({"db", "make_db", "session_make_db", "fresh_store", "
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("PATCHPERF_SHARED", REPO.parent / "shared"))
 DATA = Path(__file__).resolve().parent / "data"
+SCHEMA = REPO / "docs" / "patchperf.schema.json"
 
 
 def _require_shared(sub: str) -> Path:
@@ -57,11 +58,6 @@ def seeds_dir() -> Path:
 @pytest.fixture
 def peer_dir() -> Path:
     return _require_shared("peer")
-
-
-@pytest.fixture
-def schema_path() -> Path:
-    return _require_shared("design") / "patchperf.schema.json"
 
 
 @pytest.fixture(autouse=True)
@@ -101,25 +97,22 @@ class CliRun:
 
 @pytest.fixture
 def cli(capsys):
-    """Run `patchperf ARGS...` in-process; every JSON it prints is checked against the schema
-    (../shared/design/patchperf.schema.json; required in CI)."""
+    """Run `patchperf ARGS...` in-process; every JSON it prints is checked against the
+    project's schema (docs/patchperf.schema.json)."""
     import json
 
     import jsonschema
 
     from reports.cli import main
 
-    schema_file = SHARED / "design" / "patchperf.schema.json"
-    schema = json.loads(schema_file.read_text()) if schema_file.exists() else None
-    if schema is None and os.environ.get("PATCHPERF_REQUIRE_SHARED") == "1":
-        pytest.fail(f"{schema_file} is absent")
+    schema = json.loads(SCHEMA.read_text())
 
     def run(*args: str) -> CliRun:
         capsys.readouterr()
         code = main([str(a) for a in args])
         captured = capsys.readouterr()
         result = CliRun(code, captured.out, captured.err)
-        if schema and "json" in args and "--format" in args and captured.out.strip():
+        if "json" in args and "--format" in args and captured.out.strip():
             jsonschema.validate(result.json(), schema)
         return result
 

@@ -31,6 +31,27 @@ def ingest_into(db: str | Path, *paths: Path, codes: tuple[int, ...] = (0,)) -> 
     return db
 
 
+def variants_of(store, key: str) -> list[bytes]:
+    """The other copies kept under the message with this key, oldest first (nothing in the
+    product reads them back: they are kept so that nothing received is lost)."""
+    with store._guard():
+        rows = store._conn.execute(
+            "SELECT v.raw FROM variants v JOIN messages m ON m.id = v.message_row"
+            " WHERE m.message_id = ? ORDER BY v.id", (key,)).fetchall()
+    return [bytes(raw) for (raw,) in rows]
+
+
+def patchwork_of(store, message_id: str) -> dict | None:
+    """Patchwork's ids and CI checks kept for a message."""
+    import json
+
+    with store._guard():
+        row = store._conn.execute("SELECT patch_id, series_id, checks FROM patchwork"
+                                  " WHERE message_id = ?", (message_id,)).fetchone()
+    return None if row is None else {"patch_id": row[0], "series_id": row[1],
+                                     "checks": json.loads(row[2])}
+
+
 @functools.cache
 def gen_mbox() -> ModuleType:
     """tests/bench/gen_mbox.py (a script, not a package module), loaded once."""

@@ -10,6 +10,9 @@ from analyze.errors import LimitExceeded
 from analyze.limits import Limits
 from analyze.mail.message import parse_message
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 
 def _mail(body: str, message_id: str = "<a1@example.org>", in_reply_to: str = "") -> bytes:
     head = (

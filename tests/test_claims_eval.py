@@ -25,6 +25,9 @@ from claims_eval import (
     post_paths,
 )
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 CLAIM_KEYS = {
     "message_id", "quoted", "metric", "unit", "baseline", "patched", "bound",
     "stated_change_pct", "direction", "condition", "source",

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 SEED_000 = "000_ea1513e461eed647.txt"
 SEED_001 = "001_22952647ed20d5cc.txt"
 SEED_004 = "004_19b1e878a2b8005e.txt"

@@ -13,6 +13,9 @@ import pytest
 
 from analyze import compiled
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 MODULES = ("analyze.claims.lexer.numbers", "analyze.claims.extract")
 
 

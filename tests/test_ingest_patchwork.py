@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
+from stores import patchwork_of
 from werkzeug import Request, Response
 
 from analyze.limits import Limits
@@ -81,7 +82,7 @@ def test_events_across_three_pages(db, server: Server, tmp_path: Path) -> None:
         assert server.requests.count("/api/1.3/events/") == 3
         assert server.requests.count("/series/7/mbox/") == 1  # two events, one fetch
         # Patchwork's ids and its CI check, beside our analysis
-        assert store.patchwork_of("pw1@x") == {"patch_id": 11, "series_id": 7, "checks": [
+        assert patchwork_of(store, "pw1@x") == {"patch_id": 11, "series_id": 7, "checks": [
             {"state": "success", "context": "build_32bit", "target_url": "https://ci/1"}]}
         server.requests.clear()
         again = sync_patchwork(store, feed, client, Limits())

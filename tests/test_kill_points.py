@@ -140,6 +140,7 @@ def _chunks(mbox: Path, parts: int) -> list[Path]:
     return paths
 
 
+@pytest.mark.slow
 def test_ingest_killed_at_random_points(db, make_db, mbox_and_clean, tmp_path: Path) -> None:
     mbox, clean = mbox_and_clean
     # Mail keeps coming: each run brings a new part (and analyses what a stopped run left).
@@ -158,6 +159,7 @@ def test_ingest_killed_at_random_points(db, make_db, mbox_and_clean, tmp_path: P
     assert _state(db) == clean
 
 
+@pytest.mark.slow
 def test_analyze_killed_at_random_points(db, mbox_and_clean, tmp_path: Path) -> None:
     mbox, clean = mbox_and_clean
     assert _run(["ingest", str(mbox), "--db", str(db), "--no-analyze"]).wait() == 0

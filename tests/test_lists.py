@@ -12,6 +12,9 @@ from test_tables import body_blocks, lines_of
 
 from analyze.claims.lists.read import find_list_measurements
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 SEED_004 = "004_19b1e878a2b8005e.txt"
 BEFORE_004 = [494016, 612806, 673100, 696982, 710494, 716830, 714729, 713478, 711056]
 AFTER_004 = [517159, 628382, 669688, 706181, 716660, 719581, 718738, 718904, 718344]

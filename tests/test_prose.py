@@ -22,6 +22,9 @@ from analyze.claims.prose.read import (
 )
 from analyze.model import Message
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 REPO = Path(__file__).resolve().parent.parent
 
 

@@ -156,7 +156,7 @@ def test_analyze_and_claims_write_html_too(cli, seeds_dir, corpus_db):
 
 
 def test_start_up_imports_no_plotting_or_tui(corpus_db):
-    """`report` in the terminal never loads matplotlib, Jinja2 or Textual (ARCHITECTURE:
+    """`report` in the terminal never loads matplotlib, Jinja2 or Textual (docs/architecture.md:
     start-up stays fast)."""
     import subprocess
     import sys

@@ -13,7 +13,7 @@ from stores import gen_mbox
 
 from analyze.mail.links import linked_message_ids
 from analyze.mail.message import parse_message
-from analyze.mail.series import assemble_series, series_of
+from analyze.mail.series import assemble_series
 from analyze.mail.threads import build_threads
 from analyze.model import Body, Message, Subject, Trailer
 from analyze.serialize import message_for_series, message_to_dict, series_from_dict, series_to_dict
@@ -421,7 +421,6 @@ def test_pull_request_is_a_series_of_its_own():
     assert series.pull_request and series.cover == "pr" and series.patches == ()
     assert series.name == "pull-request: bpf 2024-03-01" and series.complete is None
     assert series.replies == ("r",)
-    assert series_of([series])["pr"] is series
 
 
 # --- versions across threads ---------------------------------------------------------------

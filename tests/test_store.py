@@ -17,18 +17,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from stores import ON_POSTGRESQL
+from stores import ON_POSTGRESQL, variants_of
 
 from analyze.errors import StoreError
 from analyze.mail.message import content_hash
 from corpus import connection, schema
-from corpus.store import (
-    AnalysisRecord,
-    SeriesRecord,
-    Store,
-    default_db_path,
-    resolve_db_path,
-)
+from corpus.location import resolve_store
+from corpus.store import AnalysisRecord, SeriesRecord, Store
 
 
 @pytest.fixture
@@ -71,7 +66,7 @@ def test_raw_bytes_are_kept_verbatim(fresh_store):
 
 
 def test_other_bytes_under_a_known_message_id_are_a_variant(fresh_store):
-    # lore serves several messages under one Message-ID (ARCHITECTURE.md, Principles)
+    # lore serves several messages under one Message-ID (docs/sources.md)
     first = add(fresh_store, mail("m@x", "one"), "m@x")
     other = add(fresh_store, mail("m@x", "two"), "m@x", origin="lore")
     again = add(fresh_store, mail("m@x", "two"), "m@x")
@@ -80,7 +75,7 @@ def test_other_bytes_under_a_known_message_id_are_a_variant(fresh_store):
     counts = fresh_store.counts()
     assert (counts.messages, counts.variants) == (1, 1)
     assert fresh_store.get_raw("m@x") == mail("m@x", "one")
-    assert [v.data for v in fresh_store.variants_of("m@x")] == [mail("m@x", "two")]
+    assert variants_of(fresh_store, "m@x") == [mail("m@x", "two")]
 
 
 def test_no_message_id_dedupes_by_content_hash(fresh_store):
@@ -393,19 +388,19 @@ def test_series_save_replace_and_lookup(fresh_store):
 
 def test_default_db_path_is_in_the_user_data_dir(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    assert default_db_path() == tmp_path / "xdg" / "patchperf" / "patchperf.db"
+    assert resolve_store(None).path == tmp_path / "xdg" / "patchperf" / "patchperf.db"
 
 
 def test_patchperf_db_overrides(monkeypatch, tmp_path):
     monkeypatch.setenv("PATCHPERF_DB", str(tmp_path / "x.db"))
-    assert default_db_path() == tmp_path / "x.db"
+    assert resolve_store(None).path == tmp_path / "x.db"
     monkeypatch.setenv("PATCHPERF_DB", f"sqlite:///{tmp_path}/y.db")
-    assert default_db_path() == tmp_path / "y.db"
-    assert resolve_db_path("sqlite:///rel.db") == Path("rel.db")
+    assert resolve_store(None).path == tmp_path / "y.db"
+    assert resolve_store("sqlite:///rel.db").path == Path("rel.db")
     with pytest.raises(StoreError, match="unsupported store URL"):
-        resolve_db_path("mysql://db/x")
-    with pytest.raises(StoreError, match="a PostgreSQL store, not a file"):
-        resolve_db_path("postgresql://db/x")
+        resolve_store("mysql://db/x")
+    postgresql = resolve_store("postgresql://db/x")
+    assert postgresql.is_postgresql and postgresql.path is None
 
 
 # -- property: order does not matter ----------------------------------------------------------

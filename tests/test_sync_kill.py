@@ -74,6 +74,7 @@ def derived(db: str) -> tuple[dict[str, object], dict[str, object], dict[str, ob
             {k: s["doc"] for k, s in dump["series"].items()})
 
 
+@pytest.mark.slow
 def test_killed_syncs_lose_and_duplicate_nothing(db, make_db, served, tmp_path: Path) -> None:
     archive, env = served
     received = {mid: when for mid, when, _, _ in archive.messages}

@@ -14,6 +14,9 @@ from analyze.claims.tables.read import find_table_measurements, resolve_roles, r
 from analyze.errors import LimitExceeded
 from analyze.mail.body import quote_depth, strip_quote
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 SEED_001 = "001_22952647ed20d5cc.txt"
 
 

@@ -18,7 +18,7 @@ from analyze.model import Trailer
 
 
 def _depth(line: str) -> tuple[int, str]:
-    # One quote level is `>` plus at most one following space (ARCHITECTURE.md, Principles).
+    # One quote level is `>` plus at most one following space (analyze/mail/body.py).
     depth = 0
     while line.startswith(">"):
         line = line[1:]

@@ -15,7 +15,7 @@ from stores import gen_mbox, ingest_into
 
 from corpus.store import Store
 from reports.cli import main
-from reports.tui import make_app
+from reports.tui.app import make_app
 from reports.tui.series_list import PAGE
 
 SIZE = (160, 45)

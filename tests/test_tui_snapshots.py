@@ -9,7 +9,7 @@ import pytest
 from stores import ingest_into
 
 from corpus.store import Store
-from reports.tui import make_app
+from reports.tui.app import make_app
 
 SIZE = (150, 40)
 

@@ -1,0 +1,2 @@
+"""One mail understood: decoded (charsets, headers, MIME), its subject split, its trailers,
+diff, diffstat and pull request found (message.py), and mail put into threads and series."""

@@ -46,7 +46,7 @@ def message_key(message_id: str | None, digest: str) -> str:
 
 
 def classify(subject: Subject, patch: Patch | None, pull_url: str | None, in_reply_to: str | None) -> str:
-    """The first kind that applies (ARCHITECTURE.md): pull_request, cover, patch, reply, other."""
+    """The first kind that applies (docs/json.md): pull_request, cover, patch, reply, other."""
     if pull_url:
         return "pull_request"
     if subject.index == 0 and not subject.reply:

@@ -126,16 +126,6 @@ def _note(index: dict[str, list[_Draft]], key: str, draft: _Draft) -> None:
         found.append(draft)
 
 
-def series_of(series: Iterable[Series]) -> dict[str, Series]:
-    """Map every cover, patch and pull request key to the series it belongs to."""
-    out: dict[str, Series] = {}
-    for one in series:
-        for key in (one.cover, *one.patches):
-            if key is not None:
-                out[key] = one
-    return out
-
-
 def _is_member_kind(message: Message) -> bool:
     # Patchwork treats any `Re:` mail as a comment, even with a diff in it (a reviewer's
     # suggested fix must not start a series of its own).

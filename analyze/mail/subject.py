@@ -120,6 +120,8 @@ def _trailing_version(name: str) -> int | None:
 
 
 def _version(name: str, tokens: Sequence[str]) -> tuple[int, bool]:
+    """The series version: a `vN` token (`v2`, `V6`, `PATCHv3`), else a trailing `(vN)`; 1,
+    and whether it was written."""
     for token in tokens:
         match = _VERSION_TOKEN.match(token)
         if match:
@@ -128,11 +130,6 @@ def _version(name: str, tokens: Sequence[str]) -> tuple[int, bool]:
     if trailing is not None:
         return trailing, True
     return 1, False
-
-
-def parse_version(name: str, tokens: Sequence[str]) -> int:
-    """The series version: a `vN` token (`v2`, `V6`, `PATCHv3`), else a trailing `(vN)`; 1."""
-    return _version(name, tokens)[0]
 
 
 def _strip_leading(text: str) -> tuple[str, list[str], bool]:
@@ -163,11 +160,6 @@ def _strip_leading(text: str) -> tuple[str, list[str], bool]:
 
 def _fold(raw: str) -> str:
     return " ".join(raw[:MAX_SUBJECT_CHARS].split())
-
-
-def is_reply(subject: str) -> bool:
-    """True for `Re:`, `RE:`, `re:`, `Re meep`, `Aw:`... before or between prefix groups."""
-    return _strip_leading(_fold(subject))[2]
 
 
 def _tree(token: str) -> str | None:

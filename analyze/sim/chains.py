@@ -18,7 +18,7 @@ unstable for multi-server stations.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from .errors import ModelError
 
@@ -96,7 +96,3 @@ def bottleneck_bound(n: int, private_ns: float, serial_ns: float) -> float:
     if serial_ns > 0:
         rate = min(rate, 1.0 / serial_ns)
     return 1e9 * rate
-
-
-def per_thread(total: Sequence[float], threads: Sequence[int]) -> list[float]:
-    return [t / n for t, n in zip(total, threads, strict=True)]

@@ -4,8 +4,8 @@ workloads no chain describes.
 
 SimPy's design (a heap of (time, sequence, event)) without its generality: events are
 (time, sequence, kind, thread) tuples and the loop handles the two kinds a lock model has,
-two events per packet. ../shared/design/SIMULATOR.md measured such a loop 4–7x faster than
-SimPy per simulated packet; `make bench` measures it again. A run is a pure function of its
+two events per packet. Such a loop runs 4–7x faster than SimPy per simulated packet
+(`make bench` measures it; docs/benchmarks.md). A run is a pure function of its
 parameters and seed (`random.Random(seed)`).
 """
 

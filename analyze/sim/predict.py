@@ -1,8 +1,8 @@
 """From a scenario to a verdict: the datapath as a lock model, its calibration on the
 baseline alone, the patched side predicted from the mechanism transform, and the rules of
-SIMULATOR.md for what counts as reproduced.
+docs/simulator.md for what counts as reproduced.
 
-The model of a packet's path is the deterministic bottleneck bound (SIMULATOR.md: the
+The model of a packet's path is the deterministic bottleneck bound (the
 exponential chain under-predicts where the curve bends; the bound and a low-variance DES do
 not): each core spends P alone, then holds each lock r for its critical section S_r plus,
 when more than one core runs, one cache-line transfer c (the lock's line, which the lines
@@ -270,7 +270,7 @@ def _nelder_mead(f: Callable[[Sequence[float]], float], x0: list[float], step: f
 
 
 def judge(scenario: Scenario, consts: Constants) -> Verdict:
-    """The verdict of SIMULATOR.md for a scenario with claimed figures. Figures no model can
+    """The verdict (docs/simulator.md) for a scenario with claimed figures. Figures no model can
     compute with (an overflow in a fit) are a ModelError, as bad input is."""
     try:
         return _judge(scenario, consts)
@@ -316,7 +316,7 @@ def _judge(scenario: Scenario, consts: Constants) -> Verdict:
 
 def _compare(values: Sequence[int], predicted: Sequence[float], claimed: Sequence[float]
              ) -> tuple[Status, str, tuple[int, ...]]:
-    """SIMULATOR.md's rules. The points the prediction misses are named in the reason, with
+    """The verdict rules (docs/simulator.md). The points the prediction misses are named in the reason, with
     both figures, rather than hidden in an average."""
     rows = list(zip(values, predicted, claimed, strict=True))
     effect = max(abs(r - 1) for r in claimed)
@@ -328,7 +328,7 @@ def _compare(values: Sequence[int], predicted: Sequence[float], claimed: Sequenc
     def opposite(q: float, r: float) -> bool:
         return abs(r - 1) > 2 * NOISE and (q - 1) * (r - 1) < 0
 
-    # Effects of 5-10 % are judged as large ones (SIMULATOR.md names only >= 10 % and < 5 %):
+    # Effects of 5-10 % are judged as large ones (the rules name only >= 10 % and < 5 %):
     # a ±10 % tolerance on a 5 % effect is the strict side of the two rules.
     if effect >= 0.05:
         missed = tuple(v for v, q, r in rows if abs(q / r - 1) > 0.10 or opposite(q, r))

@@ -1,6 +1,6 @@
 """Scenario definitions: what a claim's experiment was, as TOML, validated at the edge.
 
-SIMULATOR.md fixes the sections: the claim and the mechanisms its diff changes, the
+The sections (docs/simulator.md): the claim and the mechanisms its diff changes, the
 platform (a named profile from corpus/platforms, each constant overridable), the topology,
 the datapath as ordered stages, the workload with its sweep, the metric, what calibration
 may fit, the figures the mail claims, and the mail's commands — kept as data, never run.

@@ -1,6 +1,6 @@
 """Gunther's Universal Scalability Law, C(N) = N / (1 + σ(N−1) + κN(N−1)), fitted to a
 series: descriptive only (it fits a curve, it cannot turn a patch into a parameter change),
-reported beside the model for any series (SIMULATOR.md)."""
+reported beside the model for any series (docs/simulator.md)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,8 @@ from analyze.sim.build import Built, build_scenarios, verdict_of_claim
 from analyze.sim.errors import ModelError
 from analyze.sim.predict import Verdict, judge, no_model
 from analyze.sim.scenario import Scenario
-from corpus.library import constants_for
+from corpus.library import constants_for, find_scenario, is_library_ref
+from corpus.location import StoreLocation
 from corpus.store import Store
 
 
@@ -139,3 +140,31 @@ def judge_stored_claims(store: Store, docs: list[dict[str, Any]],
     judged = judge_scenarios(stored_scenarios(store, docs, limits))
     judged.fill(docs)
     return judged
+
+
+@dataclass(frozen=True)
+class Simulated:
+    """A scenario judged; with the stored claim it was built for, when REF named a claim."""
+
+    scenario: Scenario
+    verdict: Verdict
+    claim: dict[str, Any] | None = None
+
+
+def simulate(ref: str, location: StoreLocation, limits: Limits = DEFAULT_LIMITS) -> Simulated:
+    """`patchperf simulate REF`: a scenario file, a library id, or the scenario built for a
+    stored claim (read from the store at `location`), judged."""
+    if not is_library_ref(ref):  # a stored claim's id: `c` and 12 hex digits
+        with Store.open(location, readonly=True) as store:
+            return Simulated(*judge_stored_claim(store, ref, limits))
+    scenario = find_scenario(ref)
+    return Simulated(scenario, judge(scenario, constants_for(scenario)))
+
+
+def scenario_of(ref: str, location: StoreLocation, limits: Limits = DEFAULT_LIMITS) -> Scenario:
+    """`patchperf scenario show|export REF`: a scenario file, a library id, or the scenario
+    built for a stored claim."""
+    if not is_library_ref(ref):
+        with Store.open(location, readonly=True) as store:
+            return judge_stored_claim(store, ref, limits)[0]
+    return find_scenario(ref)

@@ -3,7 +3,7 @@ lock model, and its convergence. Printed by `make bench` beside the other figure
 
 Both simulate n threads that each work alone, then take one FIFO lock for the critical
 section plus a hand-off, with the same times and the same packet count; the figure compared
-is simulated packets per second of wall time (SIMULATOR.md: events differ, packets don't).
+is simulated packets per second of wall time (events differ between engines, packets don't).
 """
 
 from __future__ import annotations

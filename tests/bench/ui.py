@@ -101,7 +101,8 @@ from textual.app import App
 from textual.widgets import DataTable, Footer
 
 from corpus.store import Store
-from reports.tui import app as tui_app, make_app
+from reports.tui import app as tui_app
+from reports.tui.app import make_app
 from reports.tui.series_list import SeriesList
 
 KEYS = (["down"] * 50 + ["rest"]) * 12 + ["pagedown"] * 20

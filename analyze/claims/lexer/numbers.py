@@ -66,15 +66,21 @@ _COMMA_GROUPS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?(?![0-9]|[.,][
 _SPACE_GROUPS = re.compile(
     rf"[0-9]{{1,3}}(?:{_SPACE}[0-9]{{3}}){{1,6}}(?![0-9]|[.,][0-9]|{_SPACE}[0-9])"
 )
+# The plain numbers the fast paths read (`_numeric_row`, `_Scanner._plain_cell`,
+# `_PLAIN_DECIMAL`), written once: digits with at most one decimal part, or thousands grouped
+# with commas; MAX_DIGITS digits a part at most.
+_RUN = rf"[0-9]{{1,{MAX_DIGITS}}}"
+_FRACTION = rf"\.{_RUN}"
+_NUMBER = rf"{_RUN}(?:{_FRACTION})?"
+_GROUPED = rf"[0-9]{{1,3}}(?:,[0-9]{{3}})+(?:{_FRACTION})?"
 # `_Scanner._plain_cell`: a number with at most one decimal part, then only blanks up to a
 # column's `|` or the end; and what, just before it, could make it more than a number.
-_PLAIN_CELL = re.compile(r"([0-9]{1,30}(?:\.[0-9]{1,30})?|[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]{1,30})?)"
-                         r"(%?)(?=[ \t]*(?:\||$))")
+_PLAIN_CELL = re.compile(rf"({_NUMBER}|{_GROUPED})(%?)(?=[ \t]*(?:\||$))")
 _CELL_BEFORE = ("", " ", "\t", "|", "+", "-", "−", "±", "(")  # a percentage may be signed
 _NOT_PLAIN_BEFORE = "~≈<>=≥≤.+-−±/(×$#@\\&'_"
 _SPACES_TUPLE = (" ", "\u00a0", "\u202f", "\u2009")
 _DECIMAL = re.compile(r"[0-9]*\.[0-9]+|[0-9]+")
-_PLAIN_DECIMAL = re.compile(r"[0-9]{1,30}\.[0-9]{1,30}(?![0-9.,eE+\-\u00a0\u202f\u2009]|\s\+|\s?kernel)")
+_PLAIN_DECIMAL = re.compile(_RUN + _FRACTION + r"(?![0-9.,eE+\-\u00a0\u202f\u2009]|\s\+|\s?kernel)")
 _EXPONENT = re.compile(r"[eE][+-][0-9]{1,3}(?![\w.])")  # signed, as `%e` writes it
 _COMMA_DECIMAL = re.compile(r"[0-9]+,[0-9]+(?![0-9]|,[0-9])")
 _MINSEC = re.compile(r"([0-9]{1,6})m([0-9]{1,6}(?:\.[0-9]+)?)s(?!\w)")
@@ -88,7 +94,6 @@ _RANGE_JOIN = re.compile(
 _BETWEEN = re.compile(r"\bbetween\s+$", re.I)
 
 # Left context: symbols that belong to the figure's text, and words that bound it.
-_SPREAD_BEFORE = re.compile(r"(?:±|\+-|\+/-)\s{0,3}$")
 _SYMBOL_BEFORE = compile_words(r"(~=|~|≈|>=|<=|≥|≤|(?<![-=<>])>|<(?![-=]))[ ]?$")
 _FILLER = compile_words(
     r"(?:\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|just|only|even|still|"
@@ -151,12 +156,10 @@ def _cached(line: str) -> tuple[Quantity, ...]:
 # or version (`excluded_spans`) and never make the line read with decimal commas, and a sign
 # only on a percentage keeps the cascade of `_Scanner._finish` to what is done below.
 # tests/test_numbers.py checks it against the scanner.
-_ROW_NUMBER = r"[0-9]{1,30}(?:\.[0-9]{1,30})?"
-_ROW_GROUPED = r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]{1,30})?"
-_ROW_CELL = rf"(?:{_ROW_GROUPED}|{_ROW_NUMBER}|[+-]?{_ROW_NUMBER}%)"
+_ROW_CELL = rf"(?:{_GROUPED}|{_NUMBER}|[+-]?{_NUMBER}%)"
 _NUMERIC_ROW = re.compile(
     rf"[ \t]*(?:\|[ \t]*)?{_ROW_CELL}(?:[ \t]*\|[ \t]*{_ROW_CELL})*[ \t]*(?:\|[ \t]*)?")
-_ROW_FIGURE = re.compile(rf"({_ROW_GROUPED})|([+-]?)({_ROW_NUMBER})(%?)")
+_ROW_FIGURE = re.compile(rf"({_GROUPED})|([+-]?)({_NUMBER})(%?)")
 
 
 def _numeric_row(line: str, max_figures: int = MAX_FIGURES) -> tuple[Quantity, ...] | None:
@@ -581,9 +584,9 @@ class _Scanner:
 
 
 def _spread_start(line: str, lo: int, end: int) -> int | None:
-    """Where `_SPREAD_BEFORE` matches in `line[lo:end]` (a spread symbol, then at most three
-    blanks up to `end`), or None. Read backwards from `end`: the regex, searched forwards,
-    would try every position of the window."""
+    r"""Where a spread symbol (`±`, `+-`, `+/-`) followed by at most three blanks ends at
+    `end` within `line[lo:end]`, or None. Read backwards from `end`: a regex,
+    `(?:±|\+-|\+/-)\s{0,3}$`, searched forwards, would try every position of the window."""
     k = end
     while k > lo and end - k < 5 and line[k - 1].isspace():
         k -= 1

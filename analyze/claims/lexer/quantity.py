@@ -1,7 +1,8 @@
 """Values found in mail text: a figure with its unit, and a before/after pair of them.
 
-`analyze/claims/lexer/numbers.py` finds Quantities in a line; `analyze/claims/tables/read.py`, `lists.py` and
-`prose.py` pair them into Measurements; `analyze/claims/extract.py` turns those into Claims.
+`numbers.py` finds Quantities in a line; the readers of tables, lists and prose
+(`analyze/claims/tables/`, `lists/`, `prose/`) pair them into Measurements;
+`analyze/claims/extract.py` turns those into Claims.
 """
 
 from __future__ import annotations

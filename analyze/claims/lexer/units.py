@@ -167,8 +167,6 @@ def unit_pattern() -> str:
     return alternatives
 
 
-METRICS = ("throughput", "latency", "transactions", "cpu", "memory", "other")
-
 _BY_CANONICAL = {
     "pps": "throughput",
     "bit/s": "throughput",

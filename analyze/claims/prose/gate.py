@@ -3,7 +3,7 @@
 Building a spaCy document costs far more than reading a sentence's words, and most sentences
 that hold a figure and a word of change match no rule ("..., which shows up at 2.8% in perf
 top under load": `up` is a word of change, but only right after a percentage). This gate is
-derived from the rules themselves (`prose_rules.add_rules`), never written beside them: for
+derived from the rules themselves (`rules.add_rules`), never written beside them: for
 each pattern, every word it requires must occur in the sentence, every figure it requires
 must be among the sentence's figures, and a word it requires right after a figure must be
 the next word after one. Each test only ever errs towards "could": a token spaCy makes is a
@@ -23,7 +23,7 @@ from analyze.claims.lexer.quantity import Quantity
 
 from .rules import add_rules
 
-# The labels prose_read gives a figure of each kind (a figure may also become COND, SETUP
+# The labels shape.py gives a figure of each kind (a figure may also become COND, SETUP
 # or SPREAD, which only ever makes a rule less likely to match).
 _KINDS_FOR_LABEL = {
     "PCT": frozenset({"percent"}),
@@ -297,7 +297,7 @@ def _in_order(order: Sequence[tuple[bool, tuple[str, ...] | frozenset[str]]], lo
 
     A match's tokens are in text order, each starts where the one before it ends or later,
     a word token is its word's characters, and a figure's token covers the figure (figures
-    are merged into tokens spanning them, `prose_read.figures_of`). So each element starts
+    are merged into tokens spanning them, `shape.figures_of`). So each element starts
     at or after the end of the one before. Taking, at each step, the occurrence that ends
     first leaves the most room for the rest: if that fails, every choice does. (`spans` are
     sorted and do not overlap.)"""
@@ -359,7 +359,7 @@ _DIGIT_RUN = re.compile(r"[0-9]+")
 _BEFORE_A_FIGURE = frozenset("+-−±(~≈<>=≥≤xX×./")
 # How far before its digits a figure's written start can be: a bound symbol and a blank
 # (`>= `, numbers.py `_SYMBOL_BEFORE`, whose `$` may also stand before a line end), a
-# spread (`+/-` and three blanks, `_SPREAD_BEFORE`) and a `.` or `x` (`_figure_at`) make
+# spread (`+/-` and three blanks, `numbers._spread_start`) and a `.` or `x` (`_figure_at`) make
 # 11; every character passed on the way may be the start (a blank too, by that `$`).
 _REACH = 12
 _WORD_STARTS = ("twice", "factor")

@@ -189,7 +189,7 @@ def add_rules(matcher: Any) -> None:
 # --- what a figure is: measured, a condition, or setup ------------------------------------
 
 # Nouns after a figure that make it what varies between runs ("with 8 RX queues", "on 4
-# threads", "200 netperf instances"), used when analyze/commands.py does not name them.
+# threads", "200 netperf instances"), used when the shell room (analyze/claims/shell/) does not name them.
 CONDITION_NOUNS = {
     "queue": "queues", "queues": "queues", "rings": "queues", "thread": "threads",
     "threads": "threads", "instance": "instances", "instances": "instances", "flow": "flows",

@@ -3,7 +3,7 @@
 Wrapped lines are joined into paragraphs (blank lines, list items, table rows, commands,
 trailers and indented output break them), paragraphs are cut into sentences, and only a
 sentence holding a figure (`find_quantities`) and a word of change or comparison, and that
-some rule could read whatever figures it holds (`prose_gate.could_match_text`, asked before
+some rule could read whatever figures it holds (`gate.could_match_text`, asked before
 the sentence is lexed), is kept. This is plain regex work: spaCy is loaded by prose.py only
 when a candidate exists.
 """

@@ -8,7 +8,7 @@
   with patch: udp tx:   1342 MB/s    22770 calls/s
 
 Each row starts with a label naming its side (before/after, base/patched, w/o / with ...,
-read by `table_roles.role_of`), then figures. A baseline row and the patched row next to it
+read by `roles.role_of`), then figures. A baseline row and the patched row next to it
 pair column by column when they are the same template: as many figures, and the same words
 between them, and when each column is a result: its figures have a unit, or the caption or
 the column's name says what they measure (`old: 4096 87380 6291456` is a setting). The line
