@@ -5,7 +5,7 @@ list's search."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +17,15 @@ from .raw import RawMail
 
 
 def search_lore(feed_spec: str, query: str, limits: Limits = DEFAULT_LIMITS,
-                whole_threads: bool = False) -> list[RawMail | Problem]:
-    """`patchperf ingest lore:LIST --query Q`: what the list's search finds."""
+                whole_threads: bool = False,
+                environ: Mapping[str, str] | None = None) -> list[RawMail | Problem]:
+    """`patchperf ingest lore:LIST --query Q`: what the list's search finds, on the lore base
+    URL `environ` gives (docs/sync.md: the config file's, overridden by the variable)."""
     from .feeds import parse_feed
     from .http import PoliteClient
     from .lore import Lore
 
-    feed = parse_feed(feed_spec)
+    feed = parse_feed(feed_spec, environ)
     if feed.kind != "lore":
         from analyze.errors import UsageError
 

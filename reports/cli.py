@@ -188,8 +188,11 @@ def cli() -> None:
 @click.pass_context
 def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_claims: bool,
            query: str | None, whole_threads: bool, jobs: int, scheduler: str | None) -> None:
-    """Store new messages from files, folders or lore URLs, then analyze them."""
+    """Store new messages from files, folders, lore or openwall message URLs (or what a lore
+    list's search finds), then analyze them."""
     from corpus.jobs.ingest import ingest as ingest_sources
+
+    from .config import sync_settings
 
     scheduler = _cluster(ctx, jobs, scheduler, analyse=not no_analyze)
     started = time.perf_counter()
@@ -199,7 +202,8 @@ def ingest(ctx: click.Context, sources: tuple[str, ...], no_analyze: bool, no_cl
     with _open_store(ctx) as store, _progress(ctx, label) as tick:
         done = ingest_sources(store, sources, limits_from_env(), query=query,
                               whole_threads=whole_threads, analyse=not no_analyze,
-                              claims=not no_claims, jobs=jobs, scheduler=scheduler, progress=tick)
+                              claims=not no_claims, jobs=jobs, scheduler=scheduler, progress=tick,
+                              environ=sync_settings()[1] if query is not None else None)
     if done.analysed is not None:
         _warn(done.analysed.warnings)
     code = _report_problems(done.problems, done.usable)
@@ -342,7 +346,7 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
 
 @cli.command()
 @click.argument("feeds", nargs=-1, metavar="[FEED...]")
-@click.option("--since", default=None, metavar="DATE", help="A first run starts here instead of at the newest page.")
+@click.option("--since", default=None, metavar="AGE|DATE", help="A first run starts here (7d, 2024-03-01) instead of at the newest page.")
 @click.option("--wait", is_flag=True, help="Wait for another running sync instead of exiting.")
 @click.option("--no-analyze", is_flag=True, help="Store only; `analyze` reads the mail later.")
 @click.option("--git", "git_path", type=click.Path(file_okay=False, exists=True), default=None,
@@ -354,7 +358,7 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
 def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bool,
          no_analyze: bool, git_path: str | None, jobs: int, scheduler: str | None) -> None:
     """The cron job: each feed's new mail into the store, from its cursor (FEED: lore:LIST,
-    on $PATCHPERF_LORE_URL, default https://lore.kernel.org)."""
+    openwall:LIST or patchwork:PROJECT; default: the config file's feeds)."""
     from corpus.jobs.sync import SyncLocked, sync_feeds, syncing
     from ingest.feeds import parse_feed
 
@@ -416,6 +420,7 @@ def simulate(ctx: click.Context, ref: str, fmt: str) -> None:
 
 
 @cli.group()
+@global_options
 def scenario() -> None:
     """Scenario definitions: the library in corpus/scenarios, or a TOML file."""
 
@@ -511,6 +516,9 @@ def tui(ctx: click.Context, feeds: tuple[str, ...]) -> None:
 def demo(ctx: click.Context, fmt: str, demo_dir: str) -> None:
     """Ingest the bundled corpus into a fresh demo store of its own and report on it."""
     from corpus.jobs.demo import make_demo
+
+    if _settings(ctx).db:
+        raise click.UsageError("the demo makes a store of its own: give --dir, not --db")
 
     from .view import build_view
 

@@ -1,4 +1,4 @@
-"""Settings the command line takes from the environment."""
+"""Settings the command line takes from the environment and the config file (docs/sync.md)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from hypothesis import settings
 
 # The store the store-touching tests run on (PATCHPERF_TEST_BACKEND): `sqlite` (a file in
 # tmp_path), or `postgresql` (a fresh database on the test server, tests/pg_server.py).
-# `make test` runs the suite on SQLite, then the tests marked `store` again on PostgreSQL.
+# `make test` runs the suite on SQLite; `make test-pg` the tests marked `store` on PostgreSQL.
 from stores import ON_POSTGRESQL
 
 # Hypothesis profiles: `ci` for `make test` (what a test does not set itself: the fuzz

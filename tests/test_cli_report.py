@@ -100,3 +100,15 @@ def test_demo_uses_its_own_store(cli, tmp_path, monkeypatch):
     assert not user_db.exists()
     again = cli("demo", "--dir", demo_dir, "--format", "json")
     assert again.json() == doc  # a fresh demo store each time: same report
+
+
+def test_demo_refuses_a_store_named_for_it(cli, tmp_path):
+    """`--db` would name a store the demo never touches: a usage error, not silence."""
+    result = cli("--db", tmp_path / "mine.db", "demo", "--dir", tmp_path / "demo")
+    assert result.code == 2 and "--dir" in result.err
+    assert not (tmp_path / "mine.db").exists() and not (tmp_path / "demo").exists()
+
+
+def test_scenario_takes_the_global_options(cli, tmp_path):
+    result = cli("scenario", "--db", tmp_path / "x.db", "show", "tc-police-dummy-pktgen")
+    assert result.code == 0 and 'id = "tc-police-dummy-pktgen"' in result.out

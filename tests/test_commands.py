@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyze.claims.shell.commands import find_commands, find_loops, read_shell
 from analyze.claims.shell.conditions import condition_from_header, condition_of
 from analyze.claims.shell.loops import Loop, loop_for_values
+
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
 
 
 def _seed(seeds_dir, prefix: str) -> list[str]:

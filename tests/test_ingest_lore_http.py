@@ -268,6 +268,20 @@ def test_ingest_what_a_search_finds(db, cli, httpserver: HTTPServer, tmp_path, m
     assert wrong.code == 2 and "lore:LIST" in wrong.err
 
 
+def test_a_search_goes_to_the_config_files_lore(db, cli, httpserver: HTTPServer,
+                                                tmp_path, monkeypatch) -> None:
+    """The config file's `[urls]` lore (a mirror) is where `ingest --query` searches, as
+    `sync` reads it."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[urls]\nlore = "{httpserver.url_for("/").rstrip("/")}"\n')
+    httpserver.expect_request("/netdev/", method="POST",
+                              query_string={"q": "s:mirror", "x": "m"}).respond_with_data(
+        gzip.compress(mboxrd(mail(3))), content_type="application/gzip")
+    monkeypatch.setenv("PATCHPERF_CONFIG", str(config))
+    result = cli("ingest", "lore:netdev", "--query", "s:mirror", "--db", db)
+    assert result.code == 0 and "1 new" in result.out, result.err
+
+
 def test_a_redirect_loop_stops(httpserver: HTTPServer, client) -> None:
     httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data(
         "", status=302, headers={"Location": "/netdev/loop/raw"})

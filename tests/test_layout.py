@@ -115,6 +115,22 @@ def test_dependencies_point_one_way(importer: str, forbidden: tuple[str, ...]) -
     assert wrong == []
 
 
+# What a package may take from another one beyond the rule above: its whole list.
+ONLY = [
+    ("ingest", "analyze", {"analyze", "analyze.errors", "analyze.limits", "analyze.model",
+                           "analyze.mail.headers"}),  # its vocabulary, and Message-IDs
+    ("reports", "ingest", {"ingest", "ingest.feeds"}),  # feed names, checked before a sync
+]
+
+
+@pytest.mark.parametrize(("importer", "package", "allowed"), ONLY)
+def test_what_a_package_takes_from_another(importer: str, package: str,
+                                           allowed: set[str]) -> None:
+    taken = {t for m, targets in GRAPH.items() if m.split(".")[0] == importer
+             for t in targets if t.split(".")[0] == package}
+    assert taken <= allowed, sorted(taken - allowed)
+
+
 def test_the_store_and_its_data_never_reach_for_the_jobs() -> None:
     """corpus/jobs/ runs the store; the store does not run jobs or read sources."""
     wrong = [f"{m} imports {t}" for m, targets in GRAPH.items()
@@ -193,6 +209,14 @@ def test_nothing_names_a_document_the_repository_does_not_hold() -> None:
 
 
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+# a path in the repository: analyze/claims/extract.py, `corpus/jobs/`, tests/test_tui*.py
+PATH = re.compile(r"(?<![\w/.])((?:analyze|corpus|ingest|reports|tests|docs)/[\w./*-]*\w)")
+
+
+def _ignored(path: str) -> bool:
+    """A path git ignores: what a command makes (`tests/bench/out`), not a file to find."""
+    return subprocess.run(["git", "check-ignore", "-q", path.rstrip("/") + "/"],
+                          cwd=REPO).returncode == 0
 
 
 def test_the_documentation_links_to_files_that_exist() -> None:
@@ -206,3 +230,17 @@ def test_the_documentation_links_to_files_that_exist() -> None:
             if not (page.parent / target).exists():
                 broken.append(f"{page.relative_to(REPO)} -> {target}")
     assert broken == []
+
+
+def test_every_path_a_file_names_exists() -> None:
+    """Docs, docstrings and comments name files of the repository as they are now: a module
+    that moved leaves no mention behind."""
+    stale = []
+    for source in _tracked():
+        if source.suffix not in (".py", ".md", ".toml", ".j2") and source.name not in (
+                "Makefile", "run"):
+            continue
+        for path in PATH.findall(source.read_text(encoding="utf-8", errors="replace")):
+            if not any(REPO.glob(path)) and not _ignored(path):
+                stale.append(f"{source.relative_to(REPO)}: {path}")
+    assert stale == []

@@ -1,2 +1,3 @@
 """One mail understood: decoded (charsets, headers, MIME), its subject split, its trailers,
-diff, diffstat and pull request found (message.py), and mail put into threads and series."""
+diff, diffstat and pull request found (all of it for one mail: message.py), and mail put into
+threads and series."""

@@ -3,8 +3,8 @@
 Covers, patches and pull requests are taken in (date, key) order, so the result does not depend
 on the order mail arrived in. Each joins a series found by its references (its own id, then
 In-Reply-To, then References nearest first), else by series markers (same submitter, version
-and total within 12 hours), else starts a new one. Patchwork's fixtures (tests/data/series)
-encode the cases: out-of-order arrival, a new version threaded under the old one, the same
+and total within 12 hours), else starts a new one. Patchwork's series fixtures (read from
+../shared/peer by tests/test_peer_series.py) encode the cases: out-of-order arrival, a new version threaded under the old one, the same
 patch sent twice, `3/2` extra patches, a v3 cover whose patches say no version.
 """
 

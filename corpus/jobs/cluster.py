@@ -1,4 +1,5 @@
-"""Analysis on a Dask distributed cluster (`analyze --all --scheduler tcp://HOST:8786`).
+"""Analysis on a Dask distributed cluster (`--scheduler tcp://HOST:8786` of `analyze --all`,
+`ingest` and `sync`).
 
 The contract of corpus/jobs/workers.py's process pool, over the network: chunks of stored mail
 go to the cluster's workers, which only analyse them (mail goes out, encoded documents come

@@ -6,7 +6,7 @@ once; interpreting stored mail is the analysis's job (refresh.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -125,12 +125,15 @@ class Ingested:
 def ingest(store: Store, sources: Sequence[str | Path], limits: Limits = DEFAULT_LIMITS, *,
            query: str | None = None, whole_threads: bool = False, analyse: bool = True,
            claims: bool = True, jobs: int = 1, scheduler: str | None = None,
-           progress: Callable[[int], None] | None = None) -> Ingested:
+           progress: Callable[[int], None] | None = None,
+           environ: Mapping[str, str] | None = None) -> Ingested:
     """Store the mail of `sources` (files, folders, lore or openwall message URLs; with
     `query`, what one lore list's search finds), then analyse it. Each mail is analysed as
     it is stored (the workers start on the first while the rest is read), after any stored
-    earlier and never analysed (an interrupted run, `--no-analyze`, an older analyzer)."""
-    items = (search_lore(str(sources[0]), query, limits, whole_threads) if query is not None
+    earlier and never analysed (an interrupted run, `--no-analyze`, an older analyzer).
+    `environ` gives a lore search its base URL (reports.config.sync_settings)."""
+    items = (search_lore(str(sources[0]), query, limits, whole_threads, environ)
+             if query is not None
              else read_any(sources, limits))
     if not analyse:
         return Ingested(store_mails(store, items, progress=progress), None)

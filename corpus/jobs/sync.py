@@ -9,8 +9,9 @@ page's threads are committed. A run killed anywhere leaves the cursor at or befo
 stored; the next run fetches from there and the store keeps each message once (by
 Message-ID), so nothing is lost and nothing is stored twice.
 
-One sync at a time per store: an exclusive lock on `<store>.sync.lock` (flock, released by
-the kernel when a process dies, so a killed run never leaves it held).
+One sync at a time per store: for a SQLite store, an exclusive lock on `<store>.sync.lock`
+(flock, released by the kernel when a process dies, so a killed run never leaves it held);
+for a PostgreSQL store, an advisory lock in the database, held by a connection of its own.
 """
 
 from __future__ import annotations

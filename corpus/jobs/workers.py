@@ -1,4 +1,5 @@
-"""Work spread over worker processes, results taken in order (`analyze --all --jobs N`).
+"""Work spread over worker processes, results taken in order (`--jobs N` of `analyze --all`,
+`ingest` and `sync`).
 
 The analysis of a mail depends on that mail alone, so chunks of mail can go to any process;
 the one process that owns the store reads the chunks and writes the results, in the order

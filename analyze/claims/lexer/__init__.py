@@ -1,2 +1,3 @@
-"""The figures in one line of mail, with their units (numbers.py), and the values they make
-(quantity.py)."""
+"""The figures in one line of mail (numbers.py, which skips the digits of dates, addresses,
+versions and names: number_spans.py), their units (units.py), and the values they make
+(quantity.py); first_chars.py makes its word-list regexes fast."""

@@ -222,7 +222,7 @@ _LAST: tuple[tuple[str, ...], _Found] | None = None
 
 
 def _found(lines: Sequence[str]) -> _Found:
-    """Everything the sentences of one block give, read once: claims.py asks for each part."""
+    """Everything the sentences of one block give, read once: extract.py asks for each part."""
     global _LAST
     key = tuple(lines)
     if _LAST is not None and _LAST[0] == key:

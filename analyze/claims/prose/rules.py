@@ -3,7 +3,7 @@
 Data, not logic: which words say "before" and "after", which words of change say a value went
 up or down, which nouns make a figure a condition ("8 RX queues") or a setting of the test
 ("a 25G link"), and the token patterns built from them. Figures are single tokens labelled
-VAL / PCT / RATIO (or COND / SETUP) by prose.py before these patterns run.
+VAL / PCT / RATIO (or COND / SETUP) by shape.py before these patterns run.
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ def add_rules(matcher: Any) -> None:
                               [_words("twice", "thrice"), _words("as"),
                                _words("slow", "low", "little", "few")]])
     # One figure the sentence gives as the patch's result, without the figure before it:
-    # "With this change the box now forwards more than 1.2 Mpps" (prose.py also wants "now"
+    # "With this change the box now forwards more than 1.2 Mpps" (read.py also wants "now"
     # or a verb of result, and a unit).
     matcher.add("LONE", [[*_WITH, _GAP, v], [*_AFTER_PATCH, _GAP, v], [v, _GAP, *_WITH]])
 
@@ -283,7 +283,7 @@ WORD_VALUES = {"twice": 2.0, "thrice": 3.0, "doubles": 2.0, "doubled": 2.0, "dou
 
 def rule_words() -> set[str]:
     """Every word and punctuation string the rules compare token text with (LOWER, ORTH).
-    None may hold a digit: prose.py's match cache relies on it."""
+    None may hold a digit: shape.py's match cache relies on it."""
     import json
 
     found: set[str] = set()

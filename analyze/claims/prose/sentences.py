@@ -4,7 +4,7 @@ Wrapped lines are joined into paragraphs (blank lines, list items, table rows, c
 trailers and indented output break them), paragraphs are cut into sentences, and only a
 sentence holding a figure (`find_quantities`) and a word of change or comparison, and that
 some rule could read whatever figures it holds (`gate.could_match_text`, asked before
-the sentence is lexed), is kept. This is plain regex work: spaCy is loaded by prose.py only
+the sentence is lexed), is kept. This is plain regex work: spaCy is loaded by shape.py only
 when a candidate exists.
 """
 
@@ -55,7 +55,7 @@ class Candidate:
 # --- paragraphs and sentences -------------------------------------------------------------
 
 _LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])\s+\S")
-# pipes, tabs or wide gaps: a table row or aligned output, which tables.py reads
+# pipes, tabs or wide gaps: a table row or aligned output, which the table readers read
 _TABLE_LIKE = re.compile(r"\|[^|]*\||\t|\S {3,}\S")
 _COMMAND = re.compile(r"\s*(?:[$#] |\[.{0,40}\][$#] |diff --git |@@ |--- |\+\+\+ )")
 _TRAILER = re.compile(r"[A-Z][A-Za-z-]{1,40}-by: ")

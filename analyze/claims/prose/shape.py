@@ -1,13 +1,13 @@
 """Reading one sentence's shape with spaCy: which figures pair up, which change is stated.
 
-`analyze/claims/prose/read.py` hands over a sentence's *shape*: its text with every digit run of a figure
-written `0` (`from 0.0 Mpps to 0.0 Mpps`) and the figures' kinds and units, never their
+`read.py` hands over a sentence's *shape*: its text with every digit run of a figure written
+`0` (`from 0.0 Mpps to 0.0 Mpps`) and the figures' kinds and units, never their
 values. This module tokenizes it with a blank English pipeline and the sentencizer, merges
 each figure into one token labelled VAL / PCT / RATIO (or COND / SETUP / SPREAD when it says
 what was run, or how noisy, rather than what was measured), runs the `Matcher` rules of
-`analyze/claims/prose/rules.py`, and returns a `Reading` that names figures by their position in the
+`rules.py`, and returns a `Reading` that names figures by their position in the
 sentence. Values never enter a reading, so sentences that differ only in their figures share
-one (prose.py caches it), and prose.py puts the figures back.
+one (read.py caches it), and read.py puts the figures back.
 
 spaCy is imported on the first sentence read, so mail without a candidate never pays for it.
 """

@@ -55,7 +55,7 @@ def _row(line: str, i: int) -> _Row | None:
     if role not in (BASELINE, PATCHED):
         return None
     if "=" in line[m.end():]:
-        return None  # `key=value` output: lists.py reads it by key
+        return None  # `key=value` output: the list reader reads it by key
     figures = tuple(q for q in find_quantities(line) if q.start >= m.end())
     if len(figures) < 2 or any(q.kind in ("percent", "ratio") for q in figures):
         return None  # one figure is a list item; a percentage is a change, not a side
