@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo compiled test lint test-slow test-compiled test-pg test-all eval bench bench-scale fuzz \
+.PHONY: demo compiled test lint test-slow test-compiled test-pg test-all eval eval-real bench bench-scale fuzz \
 	tui-smoke html-check clean
 
 # (Re)install when the venv is missing or pyproject.toml changed since the last install.
@@ -50,6 +50,11 @@ test-all: test test-slow test-compiled test-pg
 # Claim extraction against our own gold set (tests/data/claims); pytest runs it too.
 eval: $(STAMP)
 	$(BIN)/python tests/claims_eval.py tests/data/claims
+
+# ... and against real mail: the annotated development corpus in ../shared/corpus/real, with
+# the shared scorer's matching; precision, recall and every miss, overall and per group.
+eval-real: $(STAMP)
+	$(BIN)/python tests/eval_real.py
 
 bench: compiled
 	$(BIN)/python tests/bench/run_bench.py

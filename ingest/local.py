@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -28,6 +29,7 @@ from .maildir import is_maildir, iter_maildir
 from .mboxrd import iter_mboxrd
 from .pages import PAGE_FORMATS, page_to_mail
 from .raw import RawMail
+from .text import text_to_mail
 
 # folders that hold tools, not mail: never walked (hidden ones are skipped anyway)
 SKIP_DIRS = frozenset({"venv", "__pycache__", "node_modules", "site-packages"})
@@ -97,8 +99,15 @@ def _deliver(
     limits: Limits,
     in_folder: bool,
     maildir: bool,
+    any_text: bool = False,
 ) -> Iterator[RawMail | Problem]:
-    if fmt is None:
+    if fmt is None and any_text and not in_folder and not looks_binary(head):
+        data = _read_up_to(stream, limits.message_bytes + 1)
+        if len(data) > limits.message_bytes:
+            yield Problem(origin, str(LimitExceeded("message", limits.message_bytes)))
+        else:
+            yield RawMail(text_to_mail(data), origin, "text")
+    elif fmt is None:
         yield _not_mail(origin, head, in_folder)
     elif fmt == "mbox":
         yield from iter_mboxrd(stream, origin, limits)  # type: ignore[arg-type]
@@ -119,7 +128,8 @@ def _deliver(
 
 
 def _read_open_file(
-    f: BinaryIO, origin: str, limits: Limits, in_folder: bool, maildir: bool
+    f: BinaryIO, origin: str, limits: Limits, in_folder: bool, maildir: bool,
+    any_text: bool = False,
 ) -> Iterator[RawMail | Problem]:
     head = _read_up_to(f, HEAD_BYTES)
     if _is_blank(head):
@@ -127,7 +137,8 @@ def _read_open_file(
         return
     fmt = sniff_format(head)
     if fmt != "gz":
-        yield from _deliver(_Prefixed(head, f), head, fmt, origin, limits, in_folder, maildir)
+        yield from _deliver(_Prefixed(head, f), head, fmt, origin, limits, in_folder, maildir,
+                            any_text)
         return
     try:
         stream = open_gunzip(_Prefixed(head, f), origin, limits.decompressed_bytes)  # type: ignore[arg-type]
@@ -137,16 +148,19 @@ def _read_open_file(
             return
         inner_fmt = sniff_format(inner)
         yield from _deliver(
-            _Prefixed(inner, stream), inner, inner_fmt, origin, limits, in_folder, maildir
+            _Prefixed(inner, stream), inner, inner_fmt, origin, limits, in_folder, maildir,
+            any_text,
         )
     except LimitExceeded as e:
         yield Problem(origin, f"decompressed size exceeds the limit of {e.limit:,} bytes")
 
 
 def read_file(
-    path: Path, limits: Limits = DEFAULT_LIMITS, in_folder: bool = False, maildir: bool = False
+    path: Path, limits: Limits = DEFAULT_LIMITS, in_folder: bool = False, maildir: bool = False,
+    any_text: bool = False,
 ) -> Iterator[RawMail | Problem]:
-    """The mail(s) in one file; `in_folder` marks non-mail as skipped, `maildir` sets fmt."""
+    """The mail(s) in one file; `in_folder` marks non-mail as skipped, `maildir` sets fmt;
+    `any_text` reads a file of text that is no mail as one message's body (ingest.text)."""
     origin = str(path)
     try:
         st = path.stat()
@@ -157,7 +171,7 @@ def read_file(
             yield Problem(origin, "empty file")
             return
         with open(path, "rb") as f:
-            yield from _read_open_file(f, origin, limits, in_folder, maildir)
+            yield from _read_open_file(f, origin, limits, in_folder, maildir, any_text)
     except OSError as e:
         yield Problem(origin, _os_reason(e))
     except BadInput as e:
@@ -209,11 +223,25 @@ def read_folder(folder: Path, limits: Limits = DEFAULT_LIMITS) -> Iterator[RawMa
         yield Problem(str(folder), "no mail in this folder")
 
 
+STDIN = "-"
+
+
 def read_sources(
-    paths: Iterable[str | os.PathLike[str]], limits: Limits = DEFAULT_LIMITS
+    paths: Iterable[str | os.PathLike[str]], limits: Limits = DEFAULT_LIMITS,
+    any_text: bool = False,
 ) -> Iterator[RawMail | Problem]:
-    """Every mail in the given files and folders, in order; a Problem for each bad input."""
+    """Every mail in the given files and folders, in order; a Problem for each bad input.
+    `-` is standard input. With `any_text` (`patchperf analyze`), a named file or standard
+    input that holds text but no mail is read as one message's body; in a folder such a file
+    is still skipped."""
     for given in paths:
+        if os.fspath(given) == STDIN:
+            try:
+                yield from _read_open_file(sys.stdin.buffer, "<stdin>", limits, False, False,
+                                           any_text)
+            except BadInput as e:
+                yield Problem("<stdin>", str(e))
+            continue
         path = Path(given)
         try:
             is_dir = stat.S_ISDIR(path.stat().st_mode)
@@ -223,4 +251,4 @@ def read_sources(
         if is_dir:
             yield from read_folder(path, limits)
         else:
-            yield from read_file(path, limits)
+            yield from read_file(path, limits, any_text=any_text)

@@ -17,7 +17,7 @@ def analyze_files(paths: Iterable[str | Path], limits: Limits = DEFAULT_LIMITS) 
     read_problems: list[Problem] = []
 
     def mails() -> Iterator[tuple[bytes, str]]:
-        for item in read_sources(paths, limits):
+        for item in read_sources(paths, limits, any_text=True):
             if isinstance(item, Problem):
                 read_problems.append(item)
             else:

@@ -7,10 +7,18 @@
       3.41 ±  5%      +0.9        4.31 ±  3%  perf-profile.calltrace.cycles-pp.unix_stream_sendmsg
 
 Left is the base commit, right the commit tested: the robot fixes the layout, so position
-is enough here. Every row is a named quantity (the benchmark's own and its monitors':
-vmstat, meminfo, perf-profile...), keyed by `measure` = its name; the name also tells the
-metric (`analyze.claims.lexer.units.metric_of` reads dotted counter names). `%change` is a stated change;
-an unsigned-percent `+0.9` is an absolute change in percentage points, not a percentage.
+is enough here. Every row is a named quantity, keyed by `measure` = its name; the name also
+tells the metric (`analyze.claims.lexer.units.metric_of` reads dotted counter names).
+`%change` is a stated change; an unsigned-percent `+0.9` is an absolute change in percentage
+points, not a percentage.
+
+Only the tested benchmark's results are claims (docs/claims.md): the rows named after the
+testcase (`netperf.Throughput_Mbps`, `stress-ng.io-uring.ops_per_sec`). The robot's monitors
+(`perf-profile.*`, `vmstat.*`, `meminfo.*`, ...) support them, and so does the benchmark's own
+bookkeeping: `<testcase>.time.*`, `<testcase>.workload`, and its latency buckets
+(`fio.latency_250ms%`, a share of the requests). The testcase is the one the report's
+headline names ("noticed a 12.3% improvement of netperf.Throughput_Mbps"); a table quoted
+without its headline keeps the rows of any family that is not a monitor.
 """
 
 from __future__ import annotations
@@ -34,6 +42,40 @@ _ROW = re.compile(
     rf"^\s*(?P<base>{_NUM}){_SPREAD}\s+(?P<change>[+-]?(?:\d+(?:\.\d+)?|Inf)%?)\s+"
     rf"(?P<patched>{_NUM}){_SPREAD}\s+(?P<name>[A-Za-z][\w.\-:/%()@+]*)\s*$"
 )
+
+
+# The robot's monitors: what it records beside every benchmark, to explain a change.
+MONITORS = frozenset({
+    "perf-profile", "perf-stat", "perf-sched", "perf-c2c", "perf-sanity-tests", "proc-vmstat",
+    "vmstat", "numa-vmstat", "meminfo", "numa-meminfo", "numa-numastat", "mpstat", "iostat",
+    "sched_debug", "slabinfo", "time", "cpuidle", "uptime", "turbostat", "pmeter",
+    "interrupts", "softirqs", "boot-time", "diskstats", "pagetypeinfo", "buddyinfo",
+    "lock_stat", "latency_stats", "kmsg", "dmesg", "filefrag", "ftrace", "sysctl", "vmstat_-s",
+})
+# "kernel test robot noticed a -51.1% regression of fio.read_bw_MBps on:", "FYI, we noticed a
+# 12.8% improvement of netperf.Throughput_tps due to commit"
+_HEADLINE = re.compile(r"noticed an? [-+]?\d+(?:\.\d+)?% (?:improvement|regression) of "
+                       r"([A-Za-z][\w-]*)\.")
+_BUCKET = re.compile(r"\.latency_[\w.]*%$")
+
+
+def tested_family(lines: Sequence[str]) -> str | None:
+    """The benchmark the report's headline names (`fio`, `stress-ng`), or None."""
+    for line in lines:
+        if "noticed" in line:
+            m = _HEADLINE.search(line)
+            if m is not None:
+                return m.group(1)
+    return None
+
+
+def is_result(name: str, family: str | None) -> bool:
+    """Whether the row `name` is a result of the tested benchmark (a claim), not a monitor's
+    counter or the benchmark's bookkeeping."""
+    head, _, rest = name.partition(".")
+    if not rest or head in MONITORS or (family is not None and head != family):
+        return False
+    return not (rest.startswith("time.") or rest == "workload" or _BUCKET.search(name))
 
 
 def _number(line: str, m: re.Match[str], group: str) -> Quantity | None:
@@ -68,8 +110,10 @@ def _stands_alone(m: re.Match[str], line: str) -> bool:
 
 
 def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> list[Measurement]:
-    """The rows of the kernel test robot's `%change` tables, keyed by the row's name."""
+    """The benchmark's rows of the kernel test robot's `%change` tables, keyed by the row's
+    name."""
     out: list[Measurement] = []
+    family = tested_family(lines) if any("noticed" in line for line in lines) else None
     active = False
     rows = 0  # of the table being read
     for i, line in enumerate(lines):
@@ -96,6 +140,8 @@ def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> lis
             rows += 1
             if rows > max_rows:
                 raise table_too_long(max_rows)
+        if not is_result(name, family):
+            continue
         out.append(Measurement(
             baseline=base, patched=patched, source="table", line=i, quote=line.rstrip(),
             unit=None, stated=_change(m), condition=(("measure", name),), context=name,
