@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import lower_is_better, metric_of
+from analyze.claims.lists.paired import find_paired_runs
 from analyze.claims.lists.read import find_list_measurements
 from analyze.claims.lists.stated import find_stated_lines
 from analyze.claims.prose.read import (
@@ -367,8 +368,11 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
     rows = limits.table_lines
     for block in _blocks(message):
         used: set[int] = set()
-        for m in [*find_table_measurements(block.lines, rows),
-                  *find_list_measurements(block.lines, rows)]:
+        read = [*find_table_measurements(block.lines, rows),
+                *find_list_measurements(block.lines, rows)]
+        # runs of a tool under each side's caption, where no table or list was read
+        taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
+        for m in [*read, *find_paired_runs(block.lines, taken)]:
             figures.append(_make_claim(message, block, m))
             found.append((figures[-1], None))
             used.update(range(m.line, m.line + max(1, m.quote.count("\n") + 1)))

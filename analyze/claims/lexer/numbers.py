@@ -61,7 +61,8 @@ _DOT_GROUPS = re.compile(r"[0-9]{1,3}(?:\.[0-9]{3}){2,}(?:,[0-9]+)?(?![0-9]|[.,]
 _VERSION_AHEAD = re.compile(
     r"[0-9]+\.x\b|[0-9]+\.[0-9]+(?:\.[0-9]+|\.x\b|-rc[0-9]+|(?:-[0-9]+)?\+?\s?kernel|\s?\+\s?[A-Za-z])"
 )
-_COMMA_GROUPS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?(?![0-9]|[.,][0-9])")
+# (a leading 0 is no thousands group: `0,459` is a decimal comma, as zsh's `time` prints)
+_COMMA_GROUPS = re.compile(r"[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?(?![0-9]|[.,][0-9])")
 # at most 6 groups, and not followed by another spaced number: `123 456 789 ...` is a column run
 _SPACE_GROUPS = re.compile(
     rf"[0-9]{{1,3}}(?:{_SPACE}[0-9]{{3}}){{1,6}}(?![0-9]|[.,][0-9]|{_SPACE}[0-9])"
@@ -72,7 +73,7 @@ _SPACE_GROUPS = re.compile(
 _RUN = rf"[0-9]{{1,{MAX_DIGITS}}}"
 _FRACTION = rf"\.{_RUN}"
 _NUMBER = rf"{_RUN}(?:{_FRACTION})?"
-_GROUPED = rf"[0-9]{{1,3}}(?:,[0-9]{{3}})+(?:{_FRACTION})?"
+_GROUPED = rf"[1-9][0-9]{{0,2}}(?:,[0-9]{{3}})+(?:{_FRACTION})?"
 # `_Scanner._plain_cell`: a number with at most one decimal part, then only blanks up to a
 # column's `|` or the end; and what, just before it, could make it more than a number.
 _PLAIN_CELL = re.compile(rf"({_NUMBER}|{_GROUPED})(%?)(?=[ \t]*(?:\||$))")
@@ -83,7 +84,7 @@ _DECIMAL = re.compile(r"[0-9]*\.[0-9]+|[0-9]+")
 _PLAIN_DECIMAL = re.compile(_RUN + _FRACTION + r"(?![0-9.,eE+\-\u00a0\u202f\u2009]|\s\+|\s?kernel)")
 _EXPONENT = re.compile(r"[eE][+-][0-9]{1,3}(?![\w.])")  # signed, as `%e` writes it
 _COMMA_DECIMAL = re.compile(r"[0-9]+,[0-9]+(?![0-9]|,[0-9])")
-_MINSEC = re.compile(r"([0-9]{1,6})m([0-9]{1,6}(?:\.[0-9]+)?)s(?!\w)")
+_MINSEC = re.compile(r"([0-9]{1,6})m([0-9]{1,6}(?:[.,][0-9]+)?)s(?!\w)")  # `0m21,735s` too
 
 _UNIT = re.compile(rf"(?:{unit_pattern()})(?!\w)")
 _SI = re.compile(r"[KkMGT](?!\w)")
@@ -310,7 +311,7 @@ class _Scanner:
         # `0m19.695s`, as time(1) prints it
         ms = _MINSEC.match(line, i) if line.startswith("m", end) else None
         if ms is not None:
-            seconds = int(ms.group(1)) * 60 + float(ms.group(2))
+            seconds = int(ms.group(1)) * 60 + float(ms.group(2).replace(",", "."))
             return self._finish(start, ms.end(), seconds, "s", "duration", high=None,
                                 unit_text="s")
 

@@ -148,11 +148,16 @@ def _header(line: str) -> _Header | None:
         return None  # words one space apart are one aligned cell, and too many for a header
     else:
         cells = _spans(_ALIGNED_CELL, line)
-        if len(cells) < 2 and len(_WORD.findall(line)) <= 6:
+        words = len(cells) < 2
+        if words and len(_WORD.findall(line)) <= 6:
             cells = _spans(_WORD, line)
     if not 2 <= len(cells) <= MAX_COLUMNS:
         return None
     roles = resolve_roles([c.text for c in cells])
+    if not pipe and words and any(r is None for r in roles[1:]):
+        # words one space apart are a header only when each names a column (`threads before
+        # after`); `Without your patches applied -` is a caption in words
+        return None
     pairs = _pairs(roles)
     if not pairs:
         return None

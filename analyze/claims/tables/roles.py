@@ -34,6 +34,7 @@ _PATCHED_WORDS = (
     r"|\bwith\s+(?:the\s+|this\s+|my\s+|your\s+|these\s+|that\s+|all\s+)?"
     r"(?:patch|patches|series|fix|fixes|change|changes|set)\b"
     r"|\bseries\b|\bfix(?:ed|es)?\b|\bapplied\b|\+\s*[A-Za-z]"
+    r"|\bwith\s+(?:this|these|it)\s*(?=[):,]|$)"  # `nvme io (with this):`
 )
 # Searched in every line of a block: compiled behind a look-ahead on their first letters
 _NOISE = compile_words(_NOISE_WORDS, re.I)

@@ -1,0 +1,246 @@
+"""Two runs of a tool, one under each side's caption, paired line by line.
+
+    Without this patch:                        With this patch:
+    [  5]   0.00-20.00  sec  1.35 GBytes   578 Mbits/sec      [  5]   0.00-20.00  sec  2.17 GBytes   932 Mbits/sec
+    Before:                                    After:
+    [ 203.39] e1000e: pci_pm_suspend ... returned 0 after 323186 usecs      ... after 14 usecs
+
+People paste what the tool printed under `Before:` and `After:` (`Without this patch:`,
+`Prior:`, `baseline:` ...): iperf3 summaries, t/io_uring and fio lines, dmesg initcall
+times, `time` output, sockperf percentiles. Each section's lines are read as templates (the
+line with every figure taken out); a line of one section pairs with the line of the other
+that has the same template (the k-th with the k-th), and the figures in the same places
+pair. Which figures are results is told by what they measure, never by the tool's name:
+on a line with a rate, its rates (iperf3's bitrate, not its transfer or interval); else its
+durations (initcall and `time` figures); else the figures a performance word names
+(`percentile 99.9 = 45.6`, `avg=99.81`). Counters and settings with no unit pair with
+nothing. Which section is the baseline comes from the captions' words (tables/roles.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from analyze.claims.lexer.first_chars import compile_words
+from analyze.claims.lexer.numbers import find_quantities
+from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.claims.tables.roles import BASELINE, PATCHED, role_of, unit_in_text, with_unit
+
+_MAX_LINE = 400  # tool output lines are short; longer lines are prose
+_MAX_CAPTION = 100
+_MAX_CAPTION_WORDS = 8
+_MAX_SECTION = 400  # lines of one run
+# dmesg's `[  203.391465] `: when the line was printed, never a result
+_TIMESTAMP = re.compile(r"^\s*\[\s*\d+\.\d+\]\s*")
+# a caption's decoration: `----`, `* Before:`, `=== after ===`, `# baseline`
+_DECOR = " \t-=*#~_:>|"
+_DIGIT = re.compile(r"\d")
+_RATES = frozenset({"pps", "bit/s", "B/s", "trans/s", "req/s", "ops/s", "msg/s", "conn/s", "/s"})
+# the words that make a bare figure a result: `percentile 99.990 = 37.013`, `avg=99.81`
+_RESULT_WORD = compile_words(
+    r"percentile|latency|\blat\b|\bavg\b|average|mean|median|\bp\d{2}|<(?:min|max)>"
+    r"|\biops\b|throughput|\bbw\b|bandwidth|\brate\b|elapsed|\breal\b|\btotal\b|\bsys(?:tem)?\b"
+    r"|\buser\b|\bops\b|per[- ]sec",
+    re.I,
+)
+# words that make a line a setting or a count, however it reads: `RunTime=120 sec`
+_NOT_RESULT_WORD = compile_words(
+    r"runtime|duration|interval|timeout|size|count|observations|messages|\bretr\b|jitter"
+    r"|\bstd|dev\b|stdev|(?<!<)\bm(?:in|ax)\b(?!>)|warm[- ]?up|\bsamples?\b",
+    re.I,
+)
+# a rate named by its key, with a bare SI suffix: t/io_uring's `IOPS=2.83M`, `pps: 1.2M`
+_RATE_KEY = re.compile(r"(?:\biops|\bpps|\btps|\bqps|\bops/s|\bmpps|\bkpps)\s*[=:]\s*$", re.I)
+# rates of what went wrong: `err,drop/s`, `lost/s`
+_FAILURE_WORD = compile_words(r"\berr|drop|\blost\b|\bmiss|\bfail|\bretr", re.I)
+# `time`'s breakdown: what the run cost the CPU beside how long it took (`real`)
+_TIME_PARTS = re.compile(r"^\s*(?:user|sys)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class _Section:
+    role: str
+    caption: str
+    start: int  # first line after the caption
+    end: int  # one past the last line
+
+
+def side_caption(line: str) -> tuple[str, str] | None:
+    """(role, label) when `line` captions one side's run: `Before:`, `Without this patch:`,
+    `nvme io (with this): # t/io_uring ...`, `----- After -----`."""
+    text = line.strip().strip(_DECOR)
+    if not text or len(text) > _MAX_CAPTION:
+        return None
+    label, colon, rest = text.partition(":")
+    rest = rest.strip()
+    if colon and rest and not rest.startswith(("#", "$")):
+        return None  # `Before: 1.7 Mpps` is a pair of one-liners, read elsewhere
+    if len(label.split()) > _MAX_CAPTION_WORDS:
+        return None  # a sentence that says "before", not a caption
+    if not colon and not line.rstrip().endswith(("-", "=", ":")) and len(label.split()) > 4:
+        return None
+    role = role_of(label)
+    return (role, label.strip()) if role in (BASELINE, PATCHED) else None
+
+
+def _sections(lines: Sequence[str], skip: set[int]) -> list[_Section]:
+    captions = []
+    for i, line in enumerate(lines):
+        if i in skip or len(line) > _MAX_CAPTION + 20:
+            continue
+        found = side_caption(line)
+        if found is not None:
+            captions.append((i, *found))
+    out = []
+    for k, (i, role, label) in enumerate(captions):
+        end = captions[k + 1][0] if k + 1 < len(captions) else len(lines)
+        out.append(_Section(role, label, i + 1, min(end, i + 1 + _MAX_SECTION)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    index: int
+    text: str  # the line without a leading dmesg timestamp: what `figures` are placed in
+    figures: tuple[Quantity, ...]
+
+
+def _template(index: int, line: str) -> tuple[str, _Line] | None:
+    """The line with its figures taken out (lower case, blanks folded), and the line."""
+    if len(line) > _MAX_LINE:
+        return None
+    stamp = _TIMESTAMP.match(line)
+    text = line[stamp.end():] if stamp else line
+    # a figure that names what follows (`percentile 99.990 = 37.013`) is part of the key
+    qs = tuple(q for q in find_quantities(text) if not _is_label(text, q))
+    if not qs:
+        return None
+    parts, pos = [], 0
+    for q in qs:
+        parts.append(text[pos:q.start])
+        parts.append("\x00")
+        pos = q.end
+    parts.append(text[pos:])
+    return " ".join("".join(parts).lower().split()), _Line(index, text, qs)
+
+
+def _runs_by_template(lines: Sequence[str], section: _Section,
+                      skip: set[int]) -> dict[str, list[_Line]]:
+    """Each template's runs in a section, by their first line. Lines of one template with
+    only other repeated figure lines between them are one run printing samples (t/io_uring's
+    IOPS every second, xdp-bench's two-line samples): the first sample stands for the run,
+    as a reader of the mail takes it. A line of words (a caption, a tool's header) or a line
+    printed once (the next command, its settings) between them starts another run."""
+    read: list[tuple[str, _Line | None]] = []
+    for i in range(section.start, section.end):
+        text = lines[i]
+        if i in skip or not text.strip():
+            continue
+        found = _template(i, text)
+        if found is not None:
+            read.append(found)
+        elif _DIGIT.search(text):  # a command, a path: a boundary when printed once
+            read.append(("\x01" + " ".join(text.split()), None))
+        else:
+            read.append(("", None))  # words (a caption, a header): always a boundary
+    count = Counter(template for template, _ in read)
+    found_runs: dict[str, list[_Line]] = {}
+    last: dict[str, int] = {}  # a template's last place in `read`
+    for k, (template, line) in enumerate(read):
+        if line is None:
+            continue
+        before = last.get(template)
+        same_run = before is not None and all(
+            other and count[other] > 1 for other, _ in read[before + 1:k])
+        if not same_run:
+            found_runs.setdefault(template, []).append(line)
+        last[template] = k
+    return found_runs
+
+
+def _is_label(line: str, q: Quantity) -> bool:
+    """A figure that names what follows it (`percentile 99.990 = 37.013`), not a result."""
+    return line[q.end:q.end + 3].lstrip().startswith(("=", ":"))
+
+
+def _results(line: str, qs: Sequence[Quantity]) -> list[int]:
+    """The places of a line's results (see the module's rules); percentages are stated
+    changes, attached to the result before them, never results themselves."""
+    places = [k for k, q in enumerate(qs) if q.kind not in ("percent", "ratio")]
+    rates = [k for k in places if (qs[k].canonical_unit in _RATES or (
+        qs[k].canonical_unit is None and _RATE_KEY.search(line[max(0, qs[k].start - 12):qs[k].start])))
+        and not _FAILURE_WORD.search(qs[k].unit or "")]
+    if rates:
+        return rates
+    times = [k for k in places if qs[k].canonical_unit == "s" and qs[k].kind != "range"]
+    if times:
+        return [k for k in times if not _NOT_RESULT_WORD.search(line[max(0, qs[k].start - 24):
+                                                                      qs[k].start])]
+    if not _RESULT_WORD.search(line) or _NOT_RESULT_WORD.search(line):
+        return []
+    return [k for k in places if qs[k].canonical_unit in (None, "cycles", "%")
+            and qs[k].kind != "range"][-1:]
+
+
+def _stated_after(qs: Sequence[Quantity], k: int) -> Quantity | None:
+    after = qs[k + 1] if k + 1 < len(qs) else None
+    return after if after is not None and after.kind == "percent" else None
+
+
+def _pair(lines: Sequence[str], base: _Section, patched: _Section,
+          skip: set[int]) -> list[Measurement]:
+    before = _runs_by_template(lines, base, skip)
+    after = _runs_by_template(lines, patched, skip)
+    unit_hint = unit_in_text(f"{base.caption} {patched.caption}")
+    timed = any(t.startswith("real") for t in before)  # `time`: real is the run's figure
+    out = []
+    for template, runs in before.items():
+        others = after.get(template, [])
+        if len(others) != len(runs) or (timed and _TIME_PARTS.match(template)):
+            continue  # the k-th run pairs with the k-th only when both sides ran as often
+        for b, p in zip(runs, others, strict=True):
+            if len(b.figures) != len(p.figures):
+                continue
+            line = lines[b.index]
+            for k in _results(b.text, b.figures):
+                bq, pq = b.figures[k], p.figures[k]
+                if bq.canonical_unit in _RATES and bq.value == pq.value == 0:
+                    continue  # nothing went that way on either side (`0 xmit/s`)
+                unit = bq.unit or pq.unit or unit_hint
+                label = _label(b.text, bq)
+                out.append(Measurement(
+                    baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list",
+                    line=b.index, quote=line.rstrip() + "\n" + lines[p.index].rstrip(),
+                    unit=unit, stated=_stated_after(p.figures, k), condition=(),
+                    context=f"{base.caption} {patched.caption} {label}",
+                ))
+    return out
+
+
+def _label(text: str, q: Quantity) -> str:
+    """The words before a figure on its line: what it is (`IOPS=`, `returned 0 after`)."""
+    return " ".join(text[:q.start].split()[-4:])
+
+
+def find_paired_runs(lines: Sequence[str], taken: set[int]) -> list[Measurement]:
+    """The results of runs captioned by their side and paired line by line (see the module's
+    rules). Runs another reader has read figures in (`taken`: the lines of its claims, a
+    `perf stat` block, a netperf report) are left to it."""
+    sections = _sections(lines, set())
+    out: list[Measurement] = []
+    k = 0
+    while k + 1 < len(sections):
+        first, second = sections[k], sections[k + 1]
+        read = any(i in taken for i in range(first.start - 1, second.end))
+        if {first.role, second.role} == {BASELINE, PATCHED} and not read:
+            base, patched = (first, second) if first.role == BASELINE else (second, first)
+            found = _pair(lines, base, patched, taken)
+            if found:
+                out += found
+                k += 2
+                continue
+        k += 1
+    return out

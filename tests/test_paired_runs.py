@@ -1,0 +1,186 @@
+"""Runs of a tool under each side's caption, paired line by line (analyze/claims/lists/
+paired.py). The runs below are written for these tests in the shapes real mail has: iperf3
+summaries, dmesg initcall times, t/io_uring's per-second lines, sockperf percentiles,
+xdp-bench samples, `time` with decimal commas."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyze.claims.lists.paired import find_paired_runs, side_caption
+from analyze.claims.lists.read import find_list_measurements
+
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
+
+def pairs(text: str) -> list[tuple[float, float]]:
+    return [(m.baseline.value, m.patched.value)
+            for m in find_paired_runs(text.splitlines(), set())]
+
+
+def test_iperf3_sections_pair_by_line_and_keep_the_bitrate() -> None:
+    text = """\
+Without this patch:
+- TCP:
+    [ ID] Interval           Transfer     Bitrate         Retr
+    [  5]   0.00-30.00  sec  2.10 GBytes   601 Mbits/sec    0
+- UDP at 1000Mbit/sec:
+    [ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams
+    [  5]   0.00-30.00  sec  2.00 GBytes   572 Mbits/sec  0.000 ms  0/1011407 (0%)
+
+With this patch:
+- TCP:
+    [ ID] Interval           Transfer     Bitrate         Retr
+    [  5]   0.00-30.00  sec  3.25 GBytes   930 Mbits/sec    0
+- UDP at 1000Mbit/sec:
+    [ ID] Interval           Transfer     Bitrate         Jitter    Lost/Total Datagrams
+    [  5]   0.00-30.00  sec  3.30 GBytes   945 Mbits/sec  0.000 ms  0/1650226 (0%)
+"""
+    # the bitrate of each run, not its transfer, interval, jitter or loss
+    assert pairs(text) == [(601, 930), (572, 945)]
+
+
+def test_dmesg_initcall_times_of_two_machines() -> None:
+    text = """\
+Machine A:
+Before:
+[  101.000001] igb 0000:02:00.0: pci_pm_suspend+0x0/0x170 returned 0 after 250000 usecs
+[  101.100002] igb 0000:02:00.0: pci_pm_resume+0x0/0x90 returned 0 after 0 usecs
+
+After:
+[   88.000001] igb 0000:02:00.0: pci_pm_suspend+0x0/0x170 returned 0 after 12 usecs
+[   88.100002] igb 0000:02:00.0: pci_pm_resume+0x0/0x90 returned 0 after 0 usecs
+
+Machine B:
+Before:
+[  40.500000] igb 0000:03:00.0: pci_pm_suspend+0x0/0x160 returned 0 after 9000 usecs
+After:
+[  70.500000] igb 0000:03:00.0: pci_pm_suspend+0x0/0x160 returned 0 after 7 usecs
+"""
+    # the durations (0 -> 0 too: no change is a result); never the timestamps or `returned 0`
+    assert pairs(text) == [(250000, 12), (0, 0), (9000, 7)]
+
+
+def test_a_run_printing_samples_is_read_at_its_first_sample() -> None:
+    text = """\
+Without the series -
+
+# t/io_uring -r4 -b512 -d64 -c16 -s16 /dev/ng0n1
+submitter=0, tid=1001, file=/dev/ng0n1, node=-1
+IOPS=3.10M, BW=1512MiB/s, IOS/call=16/15
+IOPS=3.09M, BW=1510MiB/s, IOS/call=16/16
+Exiting on timeout
+Maximum IOPS=3.10M
+
+# t/io_uring -r4 -b512 -d64 -c16 -s16 -n2 /dev/ng0n1 /dev/ng1n1
+IOPS=6.02M, BW=2.94GiB/s, IOS/call=16/15
+IOPS=6.00M, BW=2.93GiB/s, IOS/call=16/16
+Exiting on timeout Maximum IOPS=6.02M
+
+With the series -
+
+# t/io_uring -r4 -b512 -d64 -c16 -s16 /dev/ng0n1
+submitter=0, tid=2001, file=/dev/ng0n1, node=-1
+IOPS=3.40M, BW=1660MiB/s, IOS/call=16/15
+IOPS=3.41M, BW=1665MiB/s, IOS/call=16/16
+Exiting on timeout Maximum IOPS=3.41M
+
+# t/io_uring -r4 -b512 -d64 -c16 -s16 -n2 /dev/ng0n1 /dev/ng1n1
+IOPS=6.60M, BW=3.22GiB/s, IOS/call=16/15
+IOPS=6.61M, BW=3.23GiB/s, IOS/call=16/16
+Exiting on timeout Maximum IOPS=6.61M
+"""
+    # IOPS (a rate named by its key) and bandwidth of each run's first sample; the two
+    # commands are two runs; `Maximum IOPS` lines differ in shape between the sides and
+    # pair with nothing, and so does `IOS/call`
+    assert pairs(text) == [(3.10, 3.40), (1512, 1660), (6.02, 6.60), (2.94, 3.22)]
+
+
+def test_sockperf_percentiles_pair_by_their_label() -> None:
+    text = """\
+Prior:
+sockperf: [Total Run] RunTime=60.000 sec; Warm up time=400 msec; SentMessages=1000; ReceivedMessages=999
+sockperf: Summary: Latency is 20.100 usec
+sockperf: ---> <MAX> observation = 80000.500
+sockperf: ---> percentile 99.990 =   31.000
+sockperf: ---> percentile 50.000 =   22.000
+sockperf: ---> <MIN> observation =   10.000
+
+After:
+sockperf: [Total Run] RunTime=60.000 sec; Warm up time=400 msec; SentMessages=1100; ReceivedMessages=1099
+sockperf: Summary: Latency is 20.400 usec
+sockperf: ---> <MAX> observation =  150.000
+sockperf: ---> percentile 99.990 =   32.500
+sockperf: ---> percentile 50.000 =   22.100
+sockperf: ---> <MIN> observation =   10.100
+"""
+    # the run's settings and message counts are no results
+    assert pairs(text) == [(20.1, 20.4), (80000.5, 150.0), (31.0, 32.5), (22.0, 22.1),
+                           (10.0, 10.1)]
+
+
+def test_xdp_bench_samples_and_what_went_wrong() -> None:
+    text = """\
+* before:
+eth1->eth2        9,100,000 rx/s     9,100,002 err,drop/s            0 xmit/s
+   xmit eth1->eth2          0 xmit/s 9,100,002 drop/s     0 drv_err/s 16.00 bulk-avg
+eth1->eth2        9,110,000 rx/s     9,110,001 err,drop/s            0 xmit/s
+   xmit eth1->eth2          0 xmit/s 9,110,001 drop/s     0 drv_err/s 16.00 bulk-avg
+
+* after:
+eth1->eth2        8,900,000 rx/s     8,900,004 err,drop/s            0 xmit/s
+   xmit eth1->eth2          0 xmit/s 8,900,004 drop/s     0 drv_err/s 16.00 bulk-avg
+"""
+    # the first sample of each side; the rate received, not what was dropped or sent (0)
+    assert pairs(text) == [(9_100_000, 8_900_000)]
+
+
+def test_time_output_keeps_real_with_decimal_commas() -> None:
+    text = """\
+before:
+real    0m21,735s
+user    0m12,020s
+sys     0m1,384s
+after:
+real    0m2,412s
+user    0m1,990s
+sys     0m0,385s
+"""
+    assert pairs(text) == [(21.735, 2.412)]
+
+
+def test_captions_and_what_is_not_one() -> None:
+    assert side_caption("Without this patch:") == ("baseline", "Without this patch")
+    assert side_caption("----- With this patch -----") == ("patched", "With this patch")
+    assert side_caption("nvme io (with this): # t/io_uring -b512 /dev/ng0n1")[0] == "patched"
+    assert side_caption("* Before:") == ("baseline", "Before")
+    assert side_caption("Before: 1.7 Mpps") is None  # a one-line pair, read elsewhere
+    assert side_caption("The numbers before and after this change were measured on a "
+                        "machine with eight cores:") is None
+
+
+def test_runs_that_are_no_performance_pair_with_nothing() -> None:
+    """Counters and settings without a unit under before/after captions: /proc/interrupts,
+    an RSS indirection table, ethtool settings."""
+    text = """\
+Before this patch:
+ 57:      12034          0   IR-PCI-MSI 1048576-edge      eth0-TxRx-0
+ 58:          0       8812   IR-PCI-MSI 1048577-edge      eth0-TxRx-1
+RX flow hash indirection table for eth0 with 4 RX ring(s):
+    0:      0     1     2     3
+After this patch:
+ 57:      12101          0   IR-PCI-MSI 1048576-edge      ens1-TxRx-0
+ 58:          0       8920   IR-PCI-MSI 1048577-edge      ens1-TxRx-1
+RX flow hash indirection table for eth0 with 4 RX ring(s):
+    0:      0     1     2     3
+"""
+    assert pairs(text) == []
+
+
+def test_the_list_reader_reads_each_pair_once() -> None:
+    """A caption over bare figures is the list reader's own group: the paired reader does
+    not read those lines again."""
+    text = "before:\n  3.1 Mpps\nafter:\n  4.0 Mpps\n"
+    found = find_list_measurements(text.splitlines())
+    assert [(m.baseline.value, m.patched.value) for m in found] == [(3.1, 4.0)]
