@@ -37,15 +37,18 @@ def _claims(body: str, **kw: str):
     ("It cuts the latency by 20%.", "latency", -20.0, "improvement"),
     ("It improves latency by 15%.", "latency", -15.0, "improvement"),
     ("This improves throughput by 12%.", "throughput", 12.0, "improvement"),
-    # a speed-up is throughput up, even beside the word CPU; halving a latency is -50 %
-    ("Redirecting to a remote CPU is now 2x faster.", "throughput", 100.0, "improvement"),
-    ("This patch halves the latency.", "latency", -50.0, "improvement"),
+    # a speed-up is throughput up, even beside the word CPU; halving a latency improves it.
+    # A ratio is no percentage: kept as the `ratio` condition, no stated change to score
+    ("Redirecting to a remote CPU is now 2x faster.", "throughput", None, "improvement"),
+    ("This patch halves the latency.", "latency", None, "improvement"),
 ])
 def test_stated_only_changes(sentence, metric, stated, direction):
     [c] = _claims(sentence + "\n")
     assert (c.metric, c.stated_change_pct, c.direction) == (metric, stated, direction)
     assert c.baseline is None and c.patched is None and c.unit is None
     assert c.source == "prose"
+    if stated is None:
+        assert dict(c.condition)["ratio"] in ("2x", "halves")
 
 
 def test_a_range_is_its_midpoint_and_approximate():

@@ -26,6 +26,7 @@ from analyze.claims.lexer.units import lower_is_better, metric_of
 from analyze.claims.lists.paired import find_paired_runs
 from analyze.claims.lists.read import find_list_measurements
 from analyze.claims.lists.stated import find_stated_lines
+from analyze.claims.prose.percent import find_percent_changes
 from analyze.claims.prose.read import (
     LoneResult,
     StatedChange,
@@ -282,18 +283,25 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
 def _stated_claim(message: Message, block: _Block, change: StatedChange,
                   source: str = "prose") -> Claim:
     """A change stated without its figures. Its metric comes from the sentence's words
-    ("a 3% regression in connection rate"), never from the `%` it is written in."""
+    ("a 3% regression in connection rate"), never from the `%` it is written in. A ratio
+    ("2x faster", "an order of magnitude") is no percentage: it is kept as the claim's
+    `ratio` condition, with no stated change to score (docs/claims.md)."""
     stated = _stated_pct(change.stated)
     metric = metric_of(None, change.context)
+    condition = change.condition
+    direction = _direction(metric, None, stated)
+    if change.stated.kind == "ratio":
+        condition = (*condition, ("ratio", change.stated.text.strip()))
+        stated = None
     origin = _origin(message, block.depth)
     return Claim(
-        id=_claim_id(origin, message.key, metric, change.condition, None, None, stated),
+        id=_claim_id(origin, message.key, metric, condition, None, None, stated),
         message_id=origin, found_in=message.key, quoted=block.depth > 0, metric=metric,
         unit=None, canonical_unit=None,
         baseline=None, patched=None, baseline_canonical=None, patched_canonical=None,
         bound=change.stated.bound, change_pct=None, stated_change_pct=stated,
-        consistent=None, direction=_direction(metric, None, stated),
-        condition=change.condition, source=source, quote=change.quote,
+        consistent=None, direction=direction,
+        condition=condition, source=source, quote=change.quote,
         line=block.start + change.line + 1, date=message.date,
     )
 
@@ -385,8 +393,13 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
             if m.line not in used:
                 found.append((_make_claim(message, block, m), None))
                 used.add(m.line)
+        said = set()
         for change in find_prose_changes(block.lines):
             if change.line not in used:
+                found.append((_stated_claim(message, block, change), _rounding(change.stated)))
+                said.add((change.line, change.stated.value))
+        for change in find_percent_changes(block.lines):
+            if change.line not in used and (change.line, change.stated.value) not in said:
                 found.append((_stated_claim(message, block, change), _rounding(change.stated)))
         for result in find_prose_results(block.lines):
             if result.line not in used:

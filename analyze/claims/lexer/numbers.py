@@ -93,6 +93,7 @@ _RANGE_JOIN = re.compile(
     rf"{_SPACE}?[-–]{_SPACE}?(?=~?[0-9])(?!-)|\s+to\s+(?=~?[0-9])|\s+and\s+(?=~?[0-9])"
 )
 _BETWEEN = re.compile(r"\bbetween\s+$", re.I)
+_BY_BEFORE = re.compile(r"\bby\s+~?$", re.I)
 
 # Left context: symbols that belong to the figure's text, and words that bound it.
 _SYMBOL_BEFORE = compile_words(r"(~=|~|≈|>=|<=|≥|≤|(?<![-=<>])>|<(?![-=]))[ ]?$")
@@ -443,8 +444,9 @@ class _Scanner:
         if join is None:
             return None
         word = join.group().strip()
-        if word == "to" and _RANGE_VERBS.search(line, max(0, i - _WINDOW), i):
-            return None  # "from 5 to 10 Mpps" is a change, not a range
+        if word == "to" and _RANGE_VERBS.search(line, max(0, i - _WINDOW), i) \
+                and not _BY_BEFORE.search(line, max(0, i - 8), i):
+            return None  # "from 5 to 10 Mpps" is a change; "improved by 35% to 40%" a range
         if word == "and" and not _BETWEEN.search(line, max(0, i - _WINDOW), i):
             return None  # only "between 10 and 20 Mpps" joins with "and"
         j = join.end()

@@ -1,0 +1,62 @@
+"""Percentages of change written without their figures (analyze/claims/prose/percent.py), in
+the ways real mail writes them; the sentences are written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyze.claims.prose.percent import find_percent_changes
+
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
+
+def changes(text: str) -> list[float]:
+    """The signed percentages found, in order."""
+    return [c.stated.sign * c.stated.value if c.stated.sign and c.stated.value >= 0
+            else c.stated.value for c in find_percent_changes(text.splitlines())]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("With this set I see an improvement of the throughput by around 12%.", [12]),
+    ("The series increases throughput with above 15% for Rx.", [15]),
+    ("It gives an improvement in throughput of 3% for the l2fwd benchmark in zero copy mode "
+     "and 2% for copy mode.", [3, 2]),
+    ("Some gain for redirect (~2% for XDP_TX, ~4% for XDP_DROP) on 64B packets.", [2, 4]),
+    ("This gives up to 3% of perf bump on Tx.", [3]),
+    ("Overall the forwarding rate of the router improves with around 6% here.", [6]),
+    ("We see a 9% regression in TCP_RR transactions.", [-9]),
+    ("Latency got ~1% worse with the series, within noise.", [1]),  # latency went up
+    ("Per-packet cost drops by 7% on the receive side.", [-7]),
+])
+def test_sentences_of_change(text: str, found: list[float]) -> None:
+    assert changes(text) == found
+
+
+def test_a_caption_of_change_over_a_list() -> None:
+    text = "performance reduction for the fio jobs:\n  read 0.71% write 0.82% randwrite 0%\n"
+    assert changes(text) == [-0.71, -0.82, 0]
+
+
+def test_signed_changes_named_one_per_line() -> None:
+    text = ("Numbers from xdp_rxq_info at 1500 MTU:\n\n"
+            "XDP_DROP      +2%\nXDP_PASS      -0,8%\nXDP_TX        -1,1%\n\n"
+            "(+11% on XDP_REDIRECT :>)\n")
+    assert changes(text) == [2, -0.8, -1.1, 11]
+
+
+@pytest.mark.parametrize("text", [
+    "The NIC reaches 70% of full speed in this mode.",  # a share
+    "perf top shows 14% in memcpy before and 4% after.",  # a profile's shares
+    "perf report: 2.31% ksoftirqd/3 [kernel.vmlinux] [k] __slab_free",
+    "Tx processing is improved by 30% to 35% in this mode.",  # a range: no figure to score
+    "The gain is 10%-23% depending on the queue count.",
+    "CPU utilization is 45% on the receiving core.",  # a level, no change
+    "nr_threads: 50%",  # a setting
+    "|--62.10%--pipapo_insert",  # perf's call graph
+    "Packet loss is 0% in both runs of the throughput test.",
+    "Is the 5% speedup real for the throughput test?",  # a question asks, it claims nothing
+    "row = 0  0.91 Mpps  +0%",  # a row of figures: the table readers' business
+])
+def test_what_is_no_change(text: str) -> None:
+    assert changes(text) == []
