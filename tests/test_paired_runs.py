@@ -151,13 +151,56 @@ sys     0m0,385s
 
 
 def test_captions_and_what_is_not_one() -> None:
-    assert side_caption("Without this patch:") == ("baseline", "Without this patch")
-    assert side_caption("----- With this patch -----") == ("patched", "With this patch")
+    assert side_caption("Without this patch:")[:2] == ("baseline", "Without this patch")
+    assert side_caption("----- With this patch -----")[:2] == ("patched", "With this patch")
     assert side_caption("nvme io (with this): # t/io_uring -b512 /dev/ng0n1")[0] == "patched"
-    assert side_caption("* Before:") == ("baseline", "Before")
-    assert side_caption("Before: 1.7 Mpps") is None  # a one-line pair, read elsewhere
+    assert side_caption("* Before:")[:2] == ("baseline", "Before")
+    # a run on the caption's own line starts after the colon
+    line = "* Before:       4730418pps 2270Mb/sec"
+    assert side_caption(line) == ("baseline", "Before", line.index(":") + 1)
     assert side_caption("The numbers before and after this change were measured on a "
                         "machine with eight cores:") is None
+
+
+def test_runs_on_their_captions_lines() -> None:
+    """pktgen's result line under each side, twice (with and without tc); a rate printed
+    twice in two units is one figure; an `After` with no `Before` pairs with nothing."""
+    text = """* Before:       3100000pps 1488Mb/sec (1488000000bps)
+* After:        3400000pps 1632Mb/sec (1632000000bps)
+
+* Before + tc:  2900000pps 1392Mb/sec (1392000000bps)
+* After  + tc:  2800000pps 1344Mb/sec (1344000000bps)
+
+* After  + nft: 2500000pps 1200Mb/sec (1200000000bps)
+"""
+    assert pairs(text) == [(3_100_000, 3_400_000), (1488, 1632), (2_900_000, 2_800_000),
+                           (1392, 1344)]
+
+
+def test_time_in_its_one_line_forms() -> None:
+    zsh = ("Before: nft -f ruleset 0.05s user 0.01s system 0% cpu 1:12.50 total\n"
+           "After: nft -f ruleset 0.05s user 0.01s system 0% cpu 20.250 total\n")
+    gnu = ("before: 7.10user 6.00system 9.80elapsed 133%CPU\n"
+           " after: 4.00user 3.50system 1.40elapsed 520%CPU\n")
+    assert pairs(zsh) == [(72.5, 20.25)]
+    assert pairs(gnu) == [(9.8, 1.4)]
+
+
+def test_an_after_with_no_before_pairs_with_the_run_above() -> None:
+    text = """Loading 500k elements takes:
+
+time nft -f big_set
+real    12m10.500s
+user    0m1.900s
+sys     12m0.100s
+
+After:
+time nft -f big_set
+real    1m20.250s
+user    0m2.000s
+sys     1m18.000s
+"""
+    assert pairs(text) == [(730.5, 80.25)]
 
 
 def test_runs_that_are_no_performance_pair_with_nothing() -> None:

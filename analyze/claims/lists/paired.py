@@ -56,6 +56,7 @@ _NOT_RESULT_WORD = compile_words(
 _RATE_KEY = re.compile(r"(?:\biops|\bpps|\btps|\bqps|\bops/s|\bmpps|\bkpps)\s*[=:]\s*$", re.I)
 # rates of what went wrong: `err,drop/s`, `lost/s`
 _FAILURE_WORD = compile_words(r"\berr|drop|\blost\b|\bmiss|\bfail|\bretr", re.I)
+_TOTAL = re.compile(r"\s*(?:total|elapsed)\b")
 # `time`'s breakdown: what the run cost the CPU beside how long it took (`real`)
 _TIME_PARTS = re.compile(r"^\s*(?:user|sys)\b")
 
@@ -66,24 +67,31 @@ class _Section:
     caption: str
     start: int  # first line after the caption
     end: int  # one past the last line
+    # the run written on the caption's own line (`* Before:  4730418pps 2270Mb/sec`):
+    # its line and where the run starts in it
+    inline: tuple[int, int] | None = None
 
 
-def side_caption(line: str) -> tuple[str, str] | None:
-    """(role, label) when `line` captions one side's run: `Before:`, `Without this patch:`,
-    `nvme io (with this): # t/io_uring ...`, `----- After -----`."""
+def side_caption(line: str) -> tuple[str, str, int] | None:
+    """(role, label, where the run starts on the line) when `line` captions one side's run:
+    `Before:`, `Without this patch:`, `nvme io (with this): # t/io_uring ...`, `----- After
+    -----`, and the run written on the caption's line: `* Before:  4730418pps 2270Mb/sec`,
+    `before: 6.77user 6.22system 9.52elapsed` (the offset is the line's end when the run
+    follows below)."""
     text = line.strip().strip(_DECOR)
     if not text or len(text) > _MAX_CAPTION:
         return None
     label, colon, rest = text.partition(":")
     rest = rest.strip()
+    inline = len(line)
     if colon and rest and not rest.startswith(("#", "$")):
-        return None  # `Before: 1.7 Mpps` is a pair of one-liners, read elsewhere
+        inline = line.index(":", line.index(label)) + 1  # the run on the caption's line
     if len(label.split()) > _MAX_CAPTION_WORDS:
         return None  # a sentence that says "before", not a caption
     if not colon and not line.rstrip().endswith(("-", "=", ":")) and len(label.split()) > 4:
         return None
     role = role_of(label)
-    return (role, label.strip()) if role in (BASELINE, PATCHED) else None
+    return (role, label.strip(), inline) if role in (BASELINE, PATCHED) else None
 
 
 def _sections(lines: Sequence[str], skip: set[int]) -> list[_Section]:
@@ -95,10 +103,35 @@ def _sections(lines: Sequence[str], skip: set[int]) -> list[_Section]:
         if found is not None:
             captions.append((i, *found))
     out = []
-    for k, (i, role, label) in enumerate(captions):
+    for k, (i, role, label, at) in enumerate(captions):
         end = captions[k + 1][0] if k + 1 < len(captions) else len(lines)
-        out.append(_Section(role, label, i + 1, min(end, i + 1 + _MAX_SECTION)))
+        inline = (i, at) if at < len(lines[i]) else None
+        out.append(_Section(role, label, i + 1, min(end, i + 1 + _MAX_SECTION), inline))
+    if out and out[0].role == PATCHED and out[0].inline is None:
+        # `After:` with no `Before:` above it: the run before it, shaped alike, is the
+        # baseline (`For 800k elements I get:` then `time` output, then `After:`)
+        out.insert(0, _Section(BASELINE, "", max(0, captions[0][0] - _MAX_SECTION),
+                               captions[0][0]))
     return out
+
+
+# `time`'s one-line forms: zsh's `0.07s user 0.00s system 0% cpu 1:04.84 total` and GNU's
+# `6.77user 6.22system 9.52elapsed 136%CPU`; the run's figure is the total or elapsed time
+_CLOCK = re.compile(r"(?<![\d:.])(\d{1,3}):([0-5]\d(?:[.,]\d+)?)(?=\s*(?:total|elapsed)\b)")
+_SECONDS_BEFORE = re.compile(r"(?<![\d.,:])(\d+(?:[.,]\d+)?)(?=\s*(?:total|elapsed|user|system)\b)")
+
+
+def _time_in_seconds(text: str) -> str:
+    """`time`'s one-line forms with their figures in seconds, as the lexer reads them:
+    `1:04.84 total` → `64.84s total`, `9.52elapsed` → `9.52s elapsed`."""
+    if "total" not in text and "elapsed" not in text:
+        return text
+
+    def clock(m: re.Match[str]) -> str:
+        return f"{int(m.group(1)) * 60 + float(m.group(2).replace(',', '.')):.3f}s "
+
+    text = _CLOCK.sub(clock, text)
+    return _SECONDS_BEFORE.sub(lambda m: m.group(1) + "s ", text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +146,7 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
     if len(line) > _MAX_LINE:
         return None
     stamp = _TIMESTAMP.match(line)
-    text = line[stamp.end():] if stamp else line
+    text = _time_in_seconds(line[stamp.end():] if stamp else line)
     # a figure that names what follows (`percentile 99.990 = 37.013`) is part of the key
     qs = tuple(q for q in find_quantities(text) if not _is_label(text, q))
     if not qs:
@@ -135,6 +168,11 @@ def _runs_by_template(lines: Sequence[str], section: _Section,
     as a reader of the mail takes it. A line of words (a caption, a tool's header) or a line
     printed once (the next command, its settings) between them starts another run."""
     read: list[tuple[str, _Line | None]] = []
+    if section.inline is not None:
+        i, at = section.inline
+        found_inline = _template(i, lines[i][at:])
+        if found_inline is not None:
+            read.append(found_inline)
     for i in range(section.start, section.end):
         text = lines[i]
         if i in skip or not text.strip():
@@ -174,15 +212,33 @@ def _results(line: str, qs: Sequence[Quantity]) -> list[int]:
         qs[k].canonical_unit is None and _RATE_KEY.search(line[max(0, qs[k].start - 12):qs[k].start])))
         and not _FAILURE_WORD.search(qs[k].unit or "")]
     if rates:
-        return rates
+        return _first_of_each_quantity(qs, rates)
     times = [k for k in places if qs[k].canonical_unit == "s" and qs[k].kind != "range"]
     if times:
+        # `time`'s one-line forms: the total (zsh) or elapsed (GNU) time is the run's
+        totals = [k for k in times if _TOTAL.match(line, qs[k].end)]
+        if totals:
+            return totals
         return [k for k in times if not _NOT_RESULT_WORD.search(line[max(0, qs[k].start - 24):
                                                                       qs[k].start])]
     if not _RESULT_WORD.search(line) or _NOT_RESULT_WORD.search(line):
         return []
     return [k for k in places if qs[k].canonical_unit in (None, "cycles", "%")
             and qs[k].kind != "range"][-1:]
+
+
+def _first_of_each_quantity(qs: Sequence[Quantity], places: list[int]) -> list[int]:
+    """One figure a quantity: pktgen's `2270Mb/sec (2270600640bps)` and fio's `bw=1412MiB/s
+    (1481MB/s)` print one rate twice, in two units; the first is the claim's."""
+    out: list[int] = []
+    for k in places:
+        value, unit = qs[k].canonical_value, qs[k].canonical_unit
+        if value and any(qs[o].canonical_unit == unit
+                         and abs((qs[o].canonical_value or 0.0) - value) <= 0.05 * abs(value)
+                         for o in out):
+            continue
+        out.append(k)
+    return out
 
 
 def _stated_after(qs: Sequence[Quantity], k: int) -> Quantity | None:
