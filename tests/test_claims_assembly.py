@@ -244,3 +244,34 @@ def test_the_limit_is_per_table():
     ending = "\n".join(head + rows[:30])  # the block's last line is the table's last row
     with pytest.raises(LimitExceeded, match="table exceeds the limit of 29 lines"):
         extract_claims(parse_message(_mail(ending)), Limits(table_lines=29))
+
+
+def test_a_change_stated_on_a_caption_belongs_to_the_pair_below_it():
+    body = """\
+The redirect test shows ~28.5% improvement:
+
+Before: ~2.1Mpps
+After:  ~2.7Mpps
+
+Tested on a 2-socket box.
+"""
+    claims = _claims(body)
+    assert len(claims) == 1  # the caption's percentage is that pair's, not a claim of its own
+    c = claims[0]
+    assert (c.baseline, c.patched) == (2.1, 2.7)
+    assert c.stated_change_pct == 28.5
+
+
+def test_a_caption_change_does_not_replace_a_pair_own_stated_change():
+    body = """\
+Overall about 10% better:
+
+Before: 100 Kpps
+After:  125 Kpps (+25%)
+"""
+    claims = _claims(body)
+    pairs = [c for c in claims if c.baseline is not None]
+    assert [(c.baseline, c.patched, c.stated_change_pct) for c in pairs] == [
+        (100, 125, 25)]
+    # the caption's own figure is kept as a claim stated alone
+    assert any(c.baseline is None and c.stated_change_pct == 10 for c in claims)

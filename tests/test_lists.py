@@ -413,3 +413,38 @@ def test_xdp_bench_summary_gives_its_packet_rate():
             "After:\nSummary                      8,105,377 rx/s                  0 err,drop/s")
     ms = find_list_measurements(text.split("\n"))
     assert pairs(ms) == [(6812440, 8105377)] and ms[0].patched.canonical_unit == "pps"
+
+
+def test_spread_and_bookkeeping_keys_are_no_results():
+    """fio's and t/io_uring's `min=`/`max=`/`io=`/`run=` and a `Stdev:` line support a
+    result; only the result keys pair."""
+    text = """\
+Before:
+  read: IOPS=512k, BW=2000MiB/s (2097MB/s)(117GiB/60001msec)
+    clat (usec): min=12, max=9012, avg=61.20, stdev=20.11
+   READ: bw=2000MiB/s (2097MB/s), io=117GiB (126GB), run=60001-60001msec
+Stdev: 2.10 msec
+After:
+  read: IOPS=601k, BW=2348MiB/s (2462MB/s)(138GiB/60001msec)
+    clat (usec): min=10, max=8120, avg=52.00, stdev=18.40
+   READ: bw=2348MiB/s (2462MB/s), io=138GiB (148GB), run=60001-60001msec
+Stdev: 1.90 msec
+"""
+    ms = find_list_measurements(text.splitlines())
+    values = pairs(ms)
+    assert (512, 601) in values or (512000, 601000) in values
+    assert not any(b in (12, 9012, 20.11, 117, 2.10) for b, _ in values)
+
+
+def test_a_key_printed_again_is_the_next_sample_and_the_first_stands_for_the_run():
+    text = """\
+Without the series:
+IOPS=2.31M, BW=9.02GiB/s
+IOPS=2.33M, BW=9.10GiB/s
+With the series:
+IOPS=2.80M, BW=10.9GiB/s
+IOPS=2.79M, BW=10.9GiB/s
+"""
+    values = pairs(find_list_measurements(text.splitlines()))
+    assert values[0] == (2.31, 2.80) or values[0] == (2310000, 2800000)
+    assert len(values) == 2  # one IOPS pair and one bandwidth pair

@@ -227,3 +227,47 @@ def test_the_list_reader_reads_each_pair_once() -> None:
     text = "before:\n  3.1 Mpps\nafter:\n  4.0 Mpps\n"
     found = find_list_measurements(text.splitlines())
     assert [(m.baseline.value, m.patched.value) for m in found] == [(3.1, 4.0)]
+
+
+def test_runs_of_one_setup_and_the_same_setup_with_an_addition() -> None:
+    """Captions that name a setup and the setup plus something (`..., JIT on`): the longer
+    caption is the patched run, paired line by line with the shorter one's."""
+    text = """\
+Results on a 2-core VM, single flow:
+
+MITIGATIONS=off, Audit: Off
+fwd: 910 Mb/s  1778000 pps
+ft:  2450 Mb/s 4785000 pps
+
+MITIGATIONS=off, Audit: Off, JIT on:
+fwd: 905 Mb/s  1770000 pps
+ft:  2610 Mb/s 5097000 pps   (+6.5%)
+"""
+    found = find_paired_runs(text.splitlines(), set())
+    # bit rate and packet rate are two results; the percentage written on the patched line
+    # only is the stated change of the figure before it
+    assert [(m.baseline.value, m.patched.value) for m in found] == [
+        (910, 905), (1778000, 1770000), (2450, 2610), (4785000, 5097000)]
+    assert [m.stated.value if m.stated else None for m in found] == [None, None, None, 6.5]
+
+
+def test_a_caption_that_removes_something_is_the_baseline() -> None:
+    text = """\
+net-next:
+ping: 41.0 usec
+
+net-next without the fix:
+ping: 55.5 usec
+"""
+    assert pairs(text) == [(55.5, 41.0)]
+
+
+def test_captions_that_do_not_extend_each_other_pair_nothing() -> None:
+    text = """\
+Machine one:
+ping: 41.0 usec
+
+Second box, other NIC:
+ping: 55.5 usec
+"""
+    assert pairs(text) == []

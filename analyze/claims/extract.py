@@ -18,7 +18,7 @@ import hashlib
 import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.quantity import Measurement, Quantity
@@ -368,6 +368,38 @@ def _is_quoted_hunk(lines: Sequence[str]) -> bool:
                for line in lines)
 
 
+_CAPTION_REACH = 8  # lines below a caption of change its pair may start
+
+
+def _captions_stated(lines: Sequence[str], measurements: list[Measurement],
+                     changes: Sequence[StatedChange],
+                     ) -> tuple[list[Measurement], set[tuple[int, float]]]:
+    """A change stated on a caption line over the pair it is of: `xdp1 test shows ~41.1%
+    improvement:` above `Before: ~1.7Mpps` / `After: ~2.3Mpps` states that pair's change
+    (kept as written, even where the figures say otherwise). The first pair below the
+    caption with no stated change of its own takes it; returns the measurements and the
+    changes so placed, by (line, value): they make no claim of their own."""
+    # (a caption may wrap: `... improvement on guest receiving pps for` / `small buffers:`)
+    captions = [c for c in changes
+                if any(line.rstrip().endswith(":") for line in lines[c.line:c.line + 2])]
+    if not captions:
+        return measurements, set()
+    out = list(measurements)
+    placed: set[tuple[int, float]] = set()
+    for change in captions:
+        if (change.line, change.stated.value) in placed:
+            continue  # (both prose readers may find it)
+        below = [k for k, m in enumerate(out)
+                 if change.line < m.line <= change.line + _CAPTION_REACH]
+        if not below:
+            continue
+        k = min(below, key=lambda k: out[k].line)  # the first pair below the caption
+        if out[k].stated is None:
+            out[k] = replace(out[k], stated=change.stated)
+            placed.add((change.line, change.stated.value))
+    return out, placed
+
+
 def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[Claim, ...]:
     """The claims one message writes or quotes. Depends on the message alone. LimitExceeded
     when one of its tables or lists runs past `limits.table_lines`."""
@@ -380,7 +412,10 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
                 *find_list_measurements(block.lines, rows)]
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
-        for m in [*read, *find_paired_runs(block.lines, taken)]:
+        measurements = [*read, *find_paired_runs(block.lines, taken)]
+        stated = [*find_prose_changes(block.lines), *find_percent_changes(block.lines)]
+        measurements, captioned = _captions_stated(block.lines, measurements, stated)
+        for m in measurements:
             figures.append(_make_claim(message, block, m))
             found.append((figures[-1], None))
             used.update(range(m.line, m.line + max(1, m.quote.count("\n") + 1)))
@@ -393,14 +428,12 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
             if m.line not in used:
                 found.append((_make_claim(message, block, m), None))
                 used.add(m.line)
-        said = set()
-        for change in find_prose_changes(block.lines):
-            if change.line not in used:
+        said = set()  # the rule-matched reader's changes first; the same percentage once
+        for change in stated:
+            key = (change.line, change.stated.value)
+            if change.line not in used and key not in said and key not in captioned:
                 found.append((_stated_claim(message, block, change), _rounding(change.stated)))
-                said.add((change.line, change.stated.value))
-        for change in find_percent_changes(block.lines):
-            if change.line not in used and (change.line, change.stated.value) not in said:
-                found.append((_stated_claim(message, block, change), _rounding(change.stated)))
+                said.add(key)
         for result in find_prose_results(block.lines):
             if result.line not in used:
                 found.append((_lone_claim(message, block, result), None))

@@ -57,6 +57,9 @@ _RATE_KEY = re.compile(r"(?:\biops|\bpps|\btps|\bqps|\bops/s|\bmpps|\bkpps)\s*[=
 # rates of what went wrong: `err,drop/s`, `lost/s`
 _FAILURE_WORD = compile_words(r"\berr|drop|\blost\b|\bmiss|\bfail|\bretr", re.I)
 _TOTAL = re.compile(r"\s*(?:total|elapsed)\b")
+_CAPTION_WORD = re.compile(r"[a-z0-9_]+")
+# a percentage and the brackets or sign around it, taken out of a line's shape
+_PERCENTS = re.compile(r"[(\[]?\s*[+\-~±]?\s*\d+(?:[.,]\d+)?\s*%\s*[)\]]?|[(\[]\s*[\d.]+\s*[)\]]")
 # `time`'s breakdown: what the run cost the CPU beside how long it took (`real`)
 _TIME_PARTS = re.compile(r"^\s*(?:user|sys)\b")
 
@@ -138,7 +141,8 @@ def _time_in_seconds(text: str) -> str:
 class _Line:
     index: int
     text: str  # the line without a leading dmesg timestamp: what `figures` are placed in
-    figures: tuple[Quantity, ...]
+    figures: tuple[Quantity, ...]  # its figures, percentages aside
+    stated: tuple[Quantity | None, ...]  # the percentage after each figure, if any
 
 
 def _template(index: int, line: str) -> tuple[str, _Line] | None:
@@ -147,17 +151,23 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
         return None
     stamp = _TIMESTAMP.match(line)
     text = _time_in_seconds(line[stamp.end():] if stamp else line)
-    # a figure that names what follows (`percentile 99.990 = 37.013`) is part of the key
-    qs = tuple(q for q in find_quantities(text) if not _is_label(text, q))
+    # a figure that names what follows (`percentile 99.990 = 37.013`) is part of the key;
+    # percentages are stated changes, left out of the shape (a column of them may be
+    # missing on one side's line: `ft: 3127 Mb/s  6109677 pps   (356.5%)`)
+    found = [q for q in find_quantities(text) if not _is_label(text, q)]
+    qs = tuple(q for q in found if q.kind != "percent")
     if not qs:
         return None
+    stated = tuple(next((o for o in found if o.kind == "percent" and q.end <= o.start
+                         and (k + 1 == len(qs) or o.end <= qs[k + 1].start)), None)
+                   for k, q in enumerate(qs))
     parts, pos = [], 0
     for q in qs:
-        parts.append(text[pos:q.start])
+        parts.append(_PERCENTS.sub(" ", text[pos:q.start]))
         parts.append("\x00")
         pos = q.end
-    parts.append(text[pos:])
-    return " ".join("".join(parts).lower().split()), _Line(index, text, qs)
+    parts.append(_PERCENTS.sub(" ", text[pos:]))
+    return " ".join("".join(parts).lower().split()), _Line(index, text, qs, stated)
 
 
 def _runs_by_template(lines: Sequence[str], section: _Section,
@@ -207,7 +217,7 @@ def _is_label(line: str, q: Quantity) -> bool:
 def _results(line: str, qs: Sequence[Quantity]) -> list[int]:
     """The places of a line's results (see the module's rules); percentages are stated
     changes, attached to the result before them, never results themselves."""
-    places = [k for k, q in enumerate(qs) if q.kind not in ("percent", "ratio")]
+    places = [k for k, q in enumerate(qs) if q.kind != "ratio"]
     rates = [k for k in places if (qs[k].canonical_unit in _RATES or (
         qs[k].canonical_unit is None and _RATE_KEY.search(line[max(0, qs[k].start - 12):qs[k].start])))
         and not _FAILURE_WORD.search(qs[k].unit or "")]
@@ -241,11 +251,6 @@ def _first_of_each_quantity(qs: Sequence[Quantity], places: list[int]) -> list[i
     return out
 
 
-def _stated_after(qs: Sequence[Quantity], k: int) -> Quantity | None:
-    after = qs[k + 1] if k + 1 < len(qs) else None
-    return after if after is not None and after.kind == "percent" else None
-
-
 def _pair(lines: Sequence[str], base: _Section, patched: _Section,
           skip: set[int]) -> list[Measurement]:
     before = _runs_by_template(lines, base, skip)
@@ -270,7 +275,7 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                 out.append(Measurement(
                     baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list",
                     line=b.index, quote=line.rstrip() + "\n" + lines[p.index].rstrip(),
-                    unit=unit, stated=_stated_after(p.figures, k), condition=(),
+                    unit=unit, stated=p.stated[k], condition=(),
                     context=f"{base.caption} {patched.caption} {label}",
                 ))
     return out
@@ -281,22 +286,72 @@ def _label(text: str, q: Quantity) -> str:
     return " ".join(text[:q.start].split()[-4:])
 
 
+def _relative_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section]]:
+    """Runs captioned as one setup and the same setup with something added, the patched
+    run named by what it adds:
+
+        RETPOLINE=n, Selinux: Off              RETPOLINE=n, Selinux: Off, BPF-JIT ON:
+        fwd: 877 Mb/s  1713897 pps            fwd: 875 Mb/s  1710246 pps
+
+    A caption is a short line without figures right above figure lines; its run goes to
+    the next blank line. One caption extends another when its words start with all of the
+    other's and add at most three (`net-next` → `net-next + series`)."""
+    found: list[tuple[int, tuple[str, ...], int]] = []  # caption line, its words, run end
+    for i, line in enumerate(lines[:-1]):
+        text = line.strip()
+        if not text or len(text) > _MAX_CAPTION or _template(i, line) is not None \
+                or _template(i + 1, lines[i + 1]) is None:
+            continue
+        end = i + 1
+        while end < len(lines) and lines[end].strip() and end - i <= _MAX_SECTION:
+            end += 1
+        words = tuple(_CAPTION_WORD.findall(text.lower()))
+        if words:
+            found.append((i, words, end))
+    pairs = []
+    used: set[int] = set()
+    for i, words, end in found:
+        if i in used:
+            continue
+        for j, other, other_end in found:
+            extra = other[len(words):]
+            if j in used or j == i or other[:len(words)] != words or not 1 <= len(extra) <= 3:
+                continue
+            base = _Section(BASELINE, " ".join(words), i + 1, end)
+            patched = _Section(PATCHED, " ".join(other), j + 1, other_end)
+            if role_of(" ".join(extra)) == BASELINE:  # `X` and `X without the fix`
+                base, patched = (_Section(BASELINE, patched.caption, patched.start, patched.end),
+                                 _Section(PATCHED, base.caption, base.start, base.end))
+            pairs.append((base, patched))
+            used.update((i, j))
+            break
+    return pairs
+
+
 def find_paired_runs(lines: Sequence[str], taken: set[int]) -> list[Measurement]:
     """The results of runs captioned by their side and paired line by line (see the module's
-    rules). Runs another reader has read figures in (`taken`: the lines of its claims, a
-    `perf stat` block, a netperf report) are left to it."""
+    rules), and of runs of one setup with and without an addition (`_relative_sections`).
+    Runs another reader has read figures in (`taken`: the lines of its claims, a `perf stat`
+    block, a netperf report) are left to it."""
     sections = _sections(lines, set())
     out: list[Measurement] = []
+    read = set(taken)
     k = 0
     while k + 1 < len(sections):
         first, second = sections[k], sections[k + 1]
-        read = any(i in taken for i in range(first.start - 1, second.end))
-        if {first.role, second.role} == {BASELINE, PATCHED} and not read:
+        seen = any(i in read for i in range(first.start - 1, second.end))
+        if {first.role, second.role} == {BASELINE, PATCHED} and not seen:
             base, patched = (first, second) if first.role == BASELINE else (second, first)
-            found = _pair(lines, base, patched, taken)
+            found = _pair(lines, base, patched, read)
             if found:
                 out += found
+                read.update(range(first.start - 1, second.end))
                 k += 2
                 continue
         k += 1
+    for base, patched in _relative_sections(lines):
+        if any(i in read for i in (*range(base.start - 1, base.end),
+                                   *range(patched.start - 1, patched.end))):
+            continue
+        out += _pair(lines, base, patched, read)
     return out

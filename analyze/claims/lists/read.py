@@ -41,7 +41,10 @@ _KEY_VALUE = re.compile(r"([A-Za-z][\w.\-/]{0,40})\s*=\s*(?=[\d.+\-~<>])")
 _KEY_COLON = re.compile(r"^\s*(\w[\w .\-/()#]{0,40}?)\s*:\s+(?=\S)")
 _ROLE_LABEL = re.compile(r"^\s*([A-Za-z][\w .\-/+()]{0,40}?)\s*[:=]\s*")
 _DIGIT = re.compile(r"\d")
-_NOISE_KEY = compile_words(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread", re.I)
+# keys of what supports a result, not results: spread (`stdev=`, `min=`, `max=`), and fio's
+# and t/io_uring's bookkeeping (`io=439GiB`, `run=90001msec`, `IOS/call=32/32`)
+_NOISE_KEY = compile_words(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread|^\s*(?:min|max|io|run|runt"
+                           r"|ios/call|samples?)\s*$", re.I)
 _PROMPT = re.compile(r"^\s*[$#]\s+\S")  # `$ netperf -H ...`: the command, not its output
 _RESIDUE = re.compile(r"[\s()\[\],;+\-*]+")
 # Words that make a unitless `X -> Y` a result (`tcp_rr: 512k -> 578k`), not a setting.
@@ -178,6 +181,8 @@ def _items_in(line: str, i: int) -> list[_Item]:
         return out
     keyed = _KEY_COLON.match(line)
     if keyed:
+        if _NOISE_KEY.search(keyed.group(1).strip()):
+            return []  # `Stdev: 2.12 msec`, `Max: 249.53 msec`: the spread of the runs
         return _value_items(line, i, qs, keyed.group(1).strip(), keyed.end())
     return _value_items(line, i, qs, None, 0)
 
@@ -408,6 +413,16 @@ def _norm(key: str | None) -> str:
     return (key or "").strip().lower()
 
 
+def _first_of_each_key(items: Sequence[_Item]) -> list[_Item]:
+    seen: set[str] = set()
+    out = []
+    for it in items:
+        if _norm(it.key) not in seen:
+            seen.add(_norm(it.key))
+            out.append(it)
+    return out
+
+
 def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
                  cmds: ShellContext) -> list[Measurement] | None:
     roles = resolve_roles([first.caption, second.caption])
@@ -419,8 +434,10 @@ def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
         return None
     keyed = all(it.key for it in (*base.items, *patched.items))
     if keyed:
-        by_key = {_norm(it.key): it for it in reversed(patched.items)}
-        pairs = [(b, by_key[_norm(b.key)]) for b in base.items if _norm(b.key) in by_key]
+        # a key printed again is the run's next sample: the first stands for the run
+        firsts = {_norm(it.key): it for it in reversed(patched.items)}
+        pairs = [(b, firsts[_norm(b.key)]) for b in _first_of_each_key(base.items)
+                 if _norm(b.key) in firsts]
     elif len(base.items) == len(patched.items):
         pairs = list(zip(base.items, patched.items, strict=True))
     else:
