@@ -271,3 +271,45 @@ Second box, other NIC:
 ping: 55.5 usec
 """
     assert pairs(text) == []
+
+
+def test_a_sweep_under_each_caption_pairs_row_by_row_with_its_key() -> None:
+    """Lines of one shape that differ in a figure both sides print in the same order are the
+    rows of a sweep, not samples of one run; a spread printed after a figure is that
+    figure's, and gives it its unit."""
+    text = """\
+Before (spinlock):
+
+Queue, many producers
+=====================
+q-bench nr_prod 1  9.120 ± 0.011M/s (drops 0.000 ± 0.000M/s)
+q-bench nr_prod 2  3.400 ± 0.020M/s (drops 0.000 ± 0.000M/s)
+q-bench nr_prod 8  2.050 ± 0.001M/s (drops 0.000 ± 0.000M/s)
+
+After (qspinlock):
+
+Queue, many producers
+=====================
+q-bench nr_prod 1  9.010 ± 0.013M/s (drops 0.000 ± 0.000M/s) (-1.21%)
+q-bench nr_prod 2  3.610 ± 0.008M/s (drops 0.000 ± 0.000M/s) (6.18%)
+q-bench nr_prod 8  2.300 ± 0.002M/s (drops 0.000 ± 0.000M/s) (12.20%)
+"""
+    found = find_paired_runs(text.splitlines(), set())
+    assert [(m.baseline.value, m.patched.value) for m in found] == [
+        (9.12, 9.01), (3.4, 3.61), (2.05, 2.3)]
+    assert [m.stated.value for m in found] == [-1.21, 6.18, 12.2]
+    assert [m.condition for m in found] == [
+        (("q-bench nr_prod", "1"),), (("q-bench nr_prod", "2"),), (("q-bench nr_prod", "8"),)]
+    assert found[0].unit == "M/s"
+
+
+def test_samples_of_one_run_still_count_at_their_first() -> None:
+    text = """\
+Before:
+IOPS=2.10M, BW=8.20GiB/s, IOS/call=32/31
+IOPS=2.12M, BW=8.28GiB/s, IOS/call=32/32
+After:
+IOPS=2.40M, BW=9.37GiB/s, IOS/call=32/31
+IOPS=2.41M, BW=9.41GiB/s, IOS/call=32/32
+"""
+    assert pairs(text) == [(2.10, 2.40), (8.20, 9.37)]

@@ -57,6 +57,9 @@ def test_signed_changes_named_one_per_line() -> None:
     "Packet loss is 0% in both runs of the throughput test.",
     "Is the 5% speedup real for the throughput test?",  # a question asks, it claims nothing
     "row = 0  0.91 Mpps  +0%",  # a row of figures: the table readers' business
+    # how far runs scatter, not a change
+    "The benchmark is noisy: results go up and down by 8% between reruns.",
+    "We measured a run-to-run variance of about 3% on the throughput test.",
 ])
 def test_what_is_no_change(text: str) -> None:
     assert changes(text) == []

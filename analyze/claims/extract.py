@@ -35,6 +35,7 @@ from analyze.claims.prose.read import (
     find_prose_results,
 )
 from analyze.claims.tables.read import find_table_measurements
+from analyze.claims.tables.verified import find_verified_pairs
 from analyze.errors import LimitExceeded
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.mail.body import strip_quote
@@ -400,6 +401,32 @@ def _captions_stated(lines: Sequence[str], measurements: list[Measurement],
     return out, placed
 
 
+def _with_verified(verified: Sequence[Measurement],
+                   others: Sequence[Measurement]) -> list[Measurement]:
+    """The pairs a table's percentages prove, with the other readers' pairs: where another
+    reader read the same pair it keeps its reading (its header named the unit and the
+    condition); where it paired a proven figure some other way, it read the table wrong."""
+    if not verified:
+        return list(others)
+    pairs = {(i, m.baseline.value, m.patched.value) for m in others for i in _lines_of(m)}
+    proven = [m for m in verified
+              if not any((i, m.baseline.value, m.patched.value) in pairs for i in _lines_of(m))]
+    figures: dict[int, set[float]] = {}
+    agreed = set()
+    for m in verified:
+        for i in _lines_of(m):
+            figures.setdefault(i, set()).update((m.baseline.value, m.patched.value))
+            agreed.add((i, m.baseline.value, m.patched.value))
+    return [*proven, *(m for m in others
+                       if (m.line, m.baseline.value, m.patched.value) in agreed
+                       or not figures.get(m.line, set()) & {m.baseline.value, m.patched.value})]
+
+
+def _lines_of(m: Measurement) -> range:
+    """The lines a pair was read from: its line and those its quote runs on over."""
+    return range(m.line, m.line + m.quote.count("\n") + 1)
+
+
 def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[Claim, ...]:
     """The claims one message writes or quotes. Depends on the message alone. LimitExceeded
     when one of its tables or lists runs past `limits.table_lines`."""
@@ -408,8 +435,11 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
     rows = limits.table_lines
     for block in _blocks(message):
         used: set[int] = set()
-        read = [*find_table_measurements(block.lines, rows),
-                *find_list_measurements(block.lines, rows)]
+        # pairs a table's own percentages prove first: where another reader paired the
+        # same figures otherwise, it read the table wrong
+        read = _with_verified(find_verified_pairs(block.lines), [
+            *find_table_measurements(block.lines, rows),
+            *find_list_measurements(block.lines, rows)])
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
         measurements = [*read, *find_paired_runs(block.lines, taken)]

@@ -40,3 +40,8 @@ class Measurement:
     stated: Quantity | None = None  # the change the mail states (percent or ratio), if any
     condition: tuple[tuple[str, str], ...] = ()  # what varies: (("threads", "4"),)
     context: str = ""  # words around the figures (header, caption) that tell the metric
+
+
+def is_spread(q: Quantity) -> bool:
+    """A spread printed after a figure (`± 0.019M/s`, `+- 3`), not a figure of its own."""
+    return q.sign is None and q.text.lstrip().startswith(("±", "+-", "+/-"))

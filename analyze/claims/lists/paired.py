@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
-from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
 from analyze.claims.tables.roles import BASELINE, PATCHED, role_of, unit_in_text, with_unit
 
 _MAX_LINE = 400  # tool output lines are short; longer lines are prose
@@ -154,24 +154,42 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
     # a figure that names what follows (`percentile 99.990 = 37.013`) is part of the key;
     # percentages are stated changes, left out of the shape (a column of them may be
     # missing on one side's line: `ft: 3127 Mb/s  6109677 pps   (356.5%)`)
-    found = [q for q in find_quantities(text) if not _is_label(text, q)]
+    every = [q for q in find_quantities(text) if not _is_label(text, q)]
+    found = _without_spreads(every)
     qs = tuple(q for q in found if q.kind != "percent")
     if not qs:
         return None
     stated = tuple(next((o for o in found if o.kind == "percent" and q.end <= o.start
                          and (k + 1 == len(qs) or o.end <= qs[k + 1].start)), None)
                    for k, q in enumerate(qs))
+    # a spread is part of the shape, not its digits (`± 0.019M/s` on one line, `± 0.001M/s`
+    # on the next)
+    marks = sorted([*((q, "\x00") for q in qs), *((q, " ± ") for q in every if is_spread(q))],
+                   key=lambda mark: mark[0].start)
     parts, pos = [], 0
-    for q in qs:
+    for q, mark in marks:
         parts.append(_PERCENTS.sub(" ", text[pos:q.start]))
-        parts.append("\x00")
+        parts.append(mark)
         pos = q.end
     parts.append(_PERCENTS.sub(" ", text[pos:]))
     return " ".join("".join(parts).lower().split()), _Line(index, text, qs, stated)
 
 
+def _without_spreads(qs: Iterable[Quantity]) -> list[Quantity]:
+    """A line's figures, each spread folded into the figure it is of: the bpf selftests'
+    bench prints `11.440 ± 0.019M/s`, the unit written once, after the spread."""
+    out: list[Quantity] = []
+    for q in qs:
+        if is_spread(q):
+            if out and out[-1].unit is None and q.unit:
+                out[-1] = with_unit(out[-1], q.unit)
+            continue
+        out.append(q)
+    return out
+
+
 def _runs_by_template(lines: Sequence[str], section: _Section,
-                      skip: set[int]) -> dict[str, list[_Line]]:
+                      skip: set[int]) -> dict[str, list[list[_Line]]]:
     """Each template's runs in a section, by their first line. Lines of one template with
     only other repeated figure lines between them are one run printing samples (t/io_uring's
     IOPS every second, xdp-bench's two-line samples): the first sample stands for the run,
@@ -195,7 +213,7 @@ def _runs_by_template(lines: Sequence[str], section: _Section,
         else:
             read.append(("", None))  # words (a caption, a header): always a boundary
     count = Counter(template for template, _ in read)
-    found_runs: dict[str, list[_Line]] = {}
+    found_runs: dict[str, list[list[_Line]]] = {}
     last: dict[str, int] = {}  # a template's last place in `read`
     for k, (template, line) in enumerate(read):
         if line is None:
@@ -203,10 +221,39 @@ def _runs_by_template(lines: Sequence[str], section: _Section,
         before = last.get(template)
         same_run = before is not None and all(
             other and count[other] > 1 for other, _ in read[before + 1:k])
-        if not same_run:
-            found_runs.setdefault(template, []).append(line)
+        if same_run:
+            found_runs[template][-1].append(line)
+        else:
+            found_runs.setdefault(template, []).append([line])
         last[template] = k
     return found_runs
+
+
+def _keys(before: Sequence[_Line], after: Sequence[_Line]) -> list[int]:
+    """The places of a run's key figures: lines of one shape that differ in a figure both
+    sides print in the same order are rows of a sweep (`nr_prod 1`, `nr_prod 2`, ...), not
+    samples of one run. A key takes distinct values down each side."""
+    if len(before) < 2 or len(after) < 2:
+        return []
+    n = len(before[0].figures)
+    if any(len(line.figures) != n for line in (*before, *after)):
+        return []
+    # the key is the row's first figure, a count with no unit: `nr_prod 4`, `iodepth 16`
+    # (t/io_uring's `IOS/call=32/31` changes from sample to sample, at the line's end)
+    first = [line.figures[0] for line in before]
+    down = [q.value for q in first]
+    if any(q.unit or not q.value.is_integer() for q in first) or len(set(down)) != len(down):
+        return []
+    return [0] if down == [line.figures[0].value for line in after] else []
+
+
+def _rows_of(before: list[_Line], after: list[_Line]) -> tuple[list[tuple[_Line, _Line]], list[int]]:
+    """The lines of two runs that pair, and the places of the key figures that paired them:
+    the rows of a sweep by their keys, else the first sample of each side."""
+    keys = _keys(before, after)
+    if keys:
+        return list(zip(before, after, strict=True)), keys
+    return [(before[0], after[0])], []
 
 
 def _is_label(line: str, q: Quantity) -> bool:
@@ -220,7 +267,7 @@ def _results(line: str, qs: Sequence[Quantity]) -> list[int]:
     places = [k for k, q in enumerate(qs) if q.kind != "ratio"]
     rates = [k for k in places if (qs[k].canonical_unit in _RATES or (
         qs[k].canonical_unit is None and _RATE_KEY.search(line[max(0, qs[k].start - 12):qs[k].start])))
-        and not _FAILURE_WORD.search(qs[k].unit or "")]
+        and not _FAILURE_WORD.search(f"{line[max(0, qs[k].start - 8):qs[k].start]} {qs[k].unit or ''}")]
     if rates:
         return _first_of_each_quantity(qs, rates)
     times = [k for k in places if qs[k].canonical_unit == "s" and qs[k].kind != "range"]
@@ -262,23 +309,40 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
         others = after.get(template, [])
         if len(others) != len(runs) or (timed and _TIME_PARTS.match(template)):
             continue  # the k-th run pairs with the k-th only when both sides ran as often
-        for b, p in zip(runs, others, strict=True):
+        rows = []
+        for b_run, p_run in zip(runs, others, strict=True):
+            found, keys = _rows_of(b_run, p_run)
+            rows += [(b, p, keys) for b, p in found]
+        for b, p, keys in rows:
             if len(b.figures) != len(p.figures):
                 continue
             line = lines[b.index]
-            for k in _results(b.text, b.figures):
+            results = [k for k in _results(b.text, b.figures) if k not in keys]
+            for k in results:
                 bq, pq = b.figures[k], p.figures[k]
                 if bq.canonical_unit in _RATES and bq.value == pq.value == 0:
                     continue  # nothing went that way on either side (`0 xmit/s`)
                 unit = bq.unit or pq.unit or unit_hint
                 label = _label(b.text, bq)
+                condition = tuple((_label(b.text, b.figures[key]) or "case", b.figures[key].text)
+                                  for key in keys)
                 out.append(Measurement(
                     baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list",
                     line=b.index, quote=line.rstrip() + "\n" + lines[p.index].rstrip(),
-                    unit=unit, stated=p.stated[k], condition=(),
+                    unit=unit, stated=_stated(p, k, results), condition=condition,
                     context=f"{base.caption} {patched.caption} {label}",
                 ))
     return out
+
+
+def _stated(line: _Line, k: int, results: Sequence[int]) -> Quantity | None:
+    """The percentage after the k-th figure; a line with one result and one percentage
+    states that result's change wherever it prints it (`2.801 ± 0.014M/s (drops 0.000 ±
+    0.000M/s) (3.51%)`)."""
+    if line.stated[k] is not None or len(results) != 1:
+        return line.stated[k]
+    written = [q for q in line.stated if q is not None]
+    return written[0] if len(written) == 1 else None
 
 
 def _label(text: str, q: Quantity) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities as _find_quantities
-from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
 from analyze.claims.shell.conditions import label_condition
 from analyze.claims.tables.read import MAX_ROWS, ShellContext
 from analyze.claims.tables.roles import (
@@ -116,7 +116,7 @@ def _value_items(line: str, i: int, qs: list[Quantity], key: str | None, offset:
         return []
     rest = [q for q in own if q is not value]
     # `25.134 ± 0.043M/s` (the bpf selftests' bench): a spread, whose unit is the value's
-    spreads = [q for q in rest if q.start > value.start and _is_spread(q)]
+    spreads = [q for q in rest if q.start > value.start and is_spread(q)]
     if spreads:
         rest = [q for q in rest if q not in spreads]
         if value.unit is None and spreads[0].unit:
@@ -127,8 +127,6 @@ def _value_items(line: str, i: int, qs: list[Quantity], key: str | None, offset:
     return [_Item(i, key, value, stated)]
 
 
-def _is_spread(q: Quantity) -> bool:
-    return q.sign is None and q.text.lstrip().startswith(("±", "+-", "+/-"))
 
 
 def _top_level_pairs(line: str) -> list[re.Match[str]] | None:

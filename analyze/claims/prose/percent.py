@@ -63,6 +63,10 @@ _SHARE_AFTER = re.compile(
 _SHARE_BEFORE = compile_words(r"(?:utili[sz]ation|usage|util|idle|busy|load|profile|samples"
                               r"|perf top|perf report|overhead of|share|loss(?:\s+(?:is|was|rate))?)"
                               r"\W*\s*$", re.I)
+# how far runs scatter, not a change: `going up and down by 10%`, `run-to-run variance of 3%`
+_SCATTER = compile_words(r"\bup (?:and|or|&) down\b|\bdown (?:and|or|&) up\b|fluctuat\w*"
+                         r"|run[- ]to[- ]run|between (?:re)?runs|\bon reruns|std-?dev|deviation",
+                         re.I)
 _SETTING = re.compile(r"[\w.\-]+\s*[:=]\s*$")  # `nr_threads: 50%`, `thresh=90%`
 _CAPTION = re.compile(r"^\s*(?:[-*•]\s+)?[A-Za-z][\w ./\-()]{0,60}:\s*$")
 _NAMED_SHORT = 80  # a signed percentage on a line this short names its test: `XDP_TX -0,5%`
@@ -79,6 +83,8 @@ def _is_change(text: str, q: Quantity, caption: str, line: str) -> bool:
     if q.kind != "percent" or q.high is not None or _PROFILE.search(text):
         return False
     if _SHARE_AFTER.match(after) or _SHARE_BEFORE.search(before):
+        return False
+    if _SCATTER.search(text):
         return False
     if before.endswith("-") or after.startswith("-"):
         return False  # perf's call graph: `|--76.60%--pipapo_insert`

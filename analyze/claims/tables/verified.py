@@ -1,0 +1,312 @@
+"""Pairs told by the percentages written beside them.
+
+Many tables name no side in their words, but say which figure was compared with which by
+the change they print:
+
+    IO size | non-zc    | zc             | zc + flush          Hmean send-64   87.47 (0.00%)   127.14 (45.36%)
+    4000    | 495134    | 606420 (+22%)  | 558971 (+12%)       Hmean send-128 174.36 (0.00%)   256.42 (47.06%)
+
+    rx-frames = 0  0.91 +0%             |        |        | +15%   |  +4%   |
+    rx-frames = 4  1.00 +9.8%      1000 |   10.1 |    5.2 |  6.0   |  2.8   |
+
+`606420 (+22%)` is 22 % above 495134, so 495134 is its baseline; `+9.8%` on the
+`rx-frames = 4` row is its change from the row marked `+0%`; a row of percentages over a row
+of figures states the change of the figure below each one, from the figure whose distance
+to it comes out as written. A percentage is checked against the figures it could be the
+change between (the other figures of its line, the figures of the same column in the
+table's other rows); the way of pairing that most of a table's percentages agree with is
+the table's, and every percentage of the table is read that way — one a typo made wrong
+keeps its figures and its percentage as written (docs/claims.md).
+
+Percentages that no figure pair computes to (shares, profile lines, spreads) give nothing:
+the check is what makes this reader safe on tables whose words say nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from analyze.claims.lexer.numbers import find_quantities
+from analyze.claims.lexer.quantity import Measurement, Quantity
+
+from .roles import STATED, role_of, unit_in_text, with_unit
+
+_MAX_LINE = 400  # table rows are short; longer lines are prose
+_MAX_ROWS = 200  # rows of one table read here; a longer run of lines is a log
+_MAX_FIGURES = 24  # figures of one row
+_PERCENT = re.compile(r"\d\s*%")
+# what may stand between a figure and its percentage: `87.47 (  0.00%)`, `1.00 +9.8%`
+_BETWEEN = re.compile(r"^[\s(\[]*$")
+_DIGITS = re.compile(r"[-+]?\d[\d.,]*\s*%?")
+_NEAR = 6  # characters between the centres of two cells of one column, aligned by eye
+# the robot's rows (`15432 ± 2%  +12.3%  17330 ± 1%  name`) are its own reader's
+_LKP_ROW = re.compile(r"^\s*-?[\d.e+]+\s*(?:±\s*\d+%)?\s+[+-]?[\d.]+%?\s+-?[\d.e+]+\s*(?:±\s*\d+%)?\s+\S+\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class _Figure:
+    row: int  # the row's place in the table
+    k: int  # the figure's place in its row
+    q: Quantity
+    cell: int  # its pipe cell (-1 in a table without pipes)
+    percent: Quantity | None  # the percentage written right after it
+
+
+@dataclass(frozen=True, slots=True)
+class _Percent:
+    row: int
+    q: Quantity
+    cell: int
+    figure: _Figure | None  # the figure it is written after, if any
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    line: int  # index in the block's lines
+    text: str  # tabs expanded: columns line up as they did on the screen
+    figures: tuple[_Figure, ...]
+    pipe: bool
+
+
+def _cell_of(text: str, pos: int) -> int:
+    return text.count("|", 0, pos) if "|" in text else -1
+
+
+def _is_change(text: str, q: Quantity, row_words: str) -> bool:
+    """Whether a percentage reads as a change: signed (`+9.8%`), in brackets (`( 45.36%)`),
+    or on a row its words call a change (`increase  2.9%  0.15%`). A bare `19%` after
+    figures is a share (df's `Use%`, a CPU's load)."""
+    if q.sign is not None or text[q.end:q.end + 2].lstrip().startswith((")", "]")):
+        return True
+    return role_of(row_words) == STATED
+
+
+def _read_row(r: int, line: int, text: str) -> tuple[_Row, list[_Percent]]:
+    found = find_quantities(text)[:_MAX_FIGURES * 2]
+    figures: list[_Figure] = []
+    percents: list[_Percent] = []
+    row_words = _DIGITS.sub(" ", text)
+    for q in found:
+        if q.kind == "percent":
+            if not _is_change(text, q, row_words):
+                continue
+            before = figures[-1] if figures else None
+            attached = (before if before is not None and before.percent is None
+                        and _BETWEEN.match(text[before.q.end:q.start]) else None)
+            if attached is not None:
+                figures[-1] = _Figure(attached.row, attached.k, attached.q, attached.cell, q)
+                attached = figures[-1]
+            percents.append(_Percent(r, q, _cell_of(text, q.start), attached))
+        elif q.kind in ("number", "duration") and len(figures) < _MAX_FIGURES:
+            figures.append(_Figure(r, len(figures), q, _cell_of(text, q.start), None))
+    return _Row(line, text, tuple(figures), "|" in text), percents
+
+
+def _tables(lines: Sequence[str]) -> list[list[tuple[int, str]]]:
+    """Runs of short non-blank lines holding a percentage with a digit beside it."""
+    out: list[list[tuple[int, str]]] = []
+    run: list[tuple[int, str]] = []
+    for i, line in enumerate([*lines, ""]):
+        if line.strip() and len(line) <= _MAX_LINE and len(run) < _MAX_ROWS:
+            run.append((i, line.expandtabs(8)))
+            continue
+        if any("%" in text and _PERCENT.search(text) for _, text in run):
+            out.append(run)
+        run = [(i, line.expandtabs(8))] if line.strip() and len(line) <= _MAX_LINE else []
+    return out
+
+
+def _aligned(f: _Figure, rows: Sequence[_Row], other: _Row) -> _Figure | None:
+    """The figure of `other` in the column of `f`: the same pipe cell; in a table without
+    pipes, the same place when the rows have as many figures, else the one under it."""
+    mine = rows[f.row]
+    if mine.pipe and other.pipe:
+        return next((g for g in other.figures if g.cell == f.cell), None)
+    if len(other.figures) == len(mine.figures):
+        return other.figures[f.k]
+    return _under(f.q, other)
+
+
+def _under(q: Quantity, row: _Row) -> _Figure | None:
+    centre = (q.start + q.end) / 2
+    best = min(row.figures, key=lambda g: abs((g.q.start + g.q.end) / 2 - centre), default=None)
+    if best is None:
+        return None
+    if best.q.start < q.end and q.start < best.q.end:
+        return best
+    return best if abs((best.q.start + best.q.end) / 2 - centre) <= _NEAR else None
+
+
+def _change(base: Quantity, patched: Quantity) -> float | None:
+    a, b = base.canonical_value or base.value, patched.canonical_value or patched.value
+    if not a or base.canonical_unit != patched.canonical_unit:
+        return None
+    return (b - a) / abs(a) * 100.0
+
+
+_DECIMALS = re.compile(r"[.,](\d+)")
+
+
+def _agrees(change: float | None, stated: Quantity) -> bool:
+    """Whether a computed change is the stated one as printed: rounded or cut to the digits
+    written (`+12%` for 12.9 %), or within 6 % of it. A tool that states the gain of a
+    lower-is-better figure prints its sign the other way (mmtests' `Amean`)."""
+    if change is None:
+        return False
+    decimals = _DECIMALS.search(stated.text)
+    last_digit = 10.0 ** -(len(decimals.group(1)) if decimals else 0)
+    tolerance = max(last_digit + 0.05 * last_digit, 0.06 * abs(stated.value))
+    return abs(change - stated.value) <= tolerance or abs(change + stated.value) <= tolerance
+
+
+# A way of pairing: ("line", k) the k-th figure of the same row; ("back", d) the figure d
+# places before in the same row; ("row", r) the same column of row r; ("up", d) the same
+# column d rows above.
+_Way = tuple[str, int]
+
+
+def _patched_candidates(p: _Percent, rows: Sequence[_Row]) -> list[_Figure]:
+    if p.figure is not None:
+        return [p.figure]
+    if rows[p.row].figures:
+        return []  # a percentage among figures, after none of them: not a change column
+    out = []
+    for step in (1, -1):  # the row below a row of percentages, then the one above
+        r = p.row + step
+        while 0 <= r < len(rows) and not rows[r].figures:
+            r += step
+        if 0 <= r < len(rows):
+            cell = p.cell
+            f = (next((g for g in rows[r].figures if g.cell == cell), None) if rows[r].pipe
+                 and rows[p.row].pipe else _under(p.q, rows[r]))
+            if f is not None and (f.percent is None):
+                out.append(f)
+    return out
+
+
+def _baseline_by(way: _Way, f: _Figure, rows: Sequence[_Row]) -> _Figure | None:
+    kind, n = way
+    figures = rows[f.row].figures
+    if kind == "line":
+        return figures[n] if n < f.k else None
+    if kind == "back":
+        return figures[f.k - n] if 0 < n <= f.k else None
+    r = n if kind == "row" else f.row - n
+    if not 0 <= r < len(rows) or r == f.row:
+        return None
+    return _aligned(f, rows, rows[r])
+
+
+def _ways(f: _Figure, rows: Sequence[_Row]) -> list[tuple[_Way, _Figure]]:
+    out: list[tuple[_Way, _Figure]] = []
+    for g in rows[f.row].figures[:f.k]:
+        out += [(("line", g.k), g), (("back", f.k - g.k), g)]
+    for r, row in enumerate(rows):
+        if r != f.row and row.figures:
+            other = _aligned(f, rows, row)
+            if other is not None:
+                out += [(("row", r), other), (("up", f.row - r), other)]
+    return out
+
+
+def _is_reference(g: _Figure) -> bool:
+    return g.percent is None or g.percent.value == 0
+
+
+def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Measurement]:
+    rows: list[_Row] = []
+    percents: list[_Percent] = []
+    for r, (i, text) in enumerate(run):
+        if _LKP_ROW.match(text):
+            return []
+        row, found = _read_row(r, i, text)
+        rows.append(row)
+        percents += found
+    if not percents:
+        return []
+    votes: Counter[_Way] = Counter()
+    for p in percents:
+        agreeing = {way for f in _patched_candidates(p, rows) for way, g in _ways(f, rows)
+                    if _is_reference(g) and g is not f and _agrees(_change(g.q, f.q), p.q)}
+        votes.update(agreeing)
+    if not votes:
+        return []
+    # the way most percentages agree with; between equals, the same row before other rows,
+    # a fixed place before a distance
+    order = {"line": 0, "back": 1, "row": 2, "up": 3}
+    way, agreed = min(votes.items(), key=lambda item: (-item[1], order[item[0][0]], item[0][1]))
+    applicable = []
+    for p in percents:
+        for f in _patched_candidates(p, rows):
+            g = _baseline_by(way, f, rows)
+            if g is not None and g is not f and _is_reference(g):
+                applicable.append((p, f, g))
+                break
+    if agreed < 2 and not (agreed == 1 and len(applicable) == 1):
+        return []
+    if agreed < 0.6 * len(applicable):
+        return []
+    caption = _caption(lines, run)
+    out = []
+    for p, f, g in applicable:
+        unit = f.q.unit or g.q.unit or unit_in_text(caption)
+        frow = rows[f.row]
+        # the rows the pair was read from, in order: adjacent ones one after the other (the
+        # claim's lines), others as fragments
+        read = sorted({f.row, g.row, p.row})
+        quote = rows[read[0]].text.rstrip()
+        for a, b in zip(read, read[1:], strict=False):
+            quote += ("\n" if b == a + 1 else " [...] ") + rows[b].text.rstrip()
+        change = _change(g.q, f.q)
+        stated = p.q
+        if change is not None and stated.value and (change < 0) != (stated.value < 0) \
+                and abs(change) > 0.05:
+            # printed as a gain where the figure fell: signed as the figure moved
+            stated = Quantity(-stated.value, stated.text, stated.start, stated.end, stated.kind,
+                              stated.unit, stated.canonical_unit,
+                              None if stated.canonical_value is None else -stated.canonical_value,
+                              stated.bound, stated.sign, stated.high)
+        label = _label(frow, f)
+        out.append(Measurement(
+            baseline=with_unit(g.q, unit), patched=with_unit(f.q, unit), source="table",
+            line=rows[read[0]].line, quote=quote, unit=unit, stated=stated,
+            condition=(("case", label),) if label else (), context=caption,
+        ))
+    return out
+
+
+def _label(row: _Row, f: _Figure) -> str:
+    """The row's words before its first figure (`Hmean send-64`, `rx-frames =`) and, when
+    its first figure is not a result, that figure too (`4000` of `4000 | 495134 | ...`)."""
+    text = row.text
+    first = row.figures[0] if row.figures else None
+    end = first.q.start if first is not None else len(text)
+    if first is not None and first is not f and first.percent is None and (
+            len(row.figures) > 2 or first.q.unit is None):
+        end = first.q.end
+    return " ".join(text[:end].replace("|", " ").split()).strip(" =:")[:60]
+
+
+def _caption(lines: Sequence[str], run: Sequence[tuple[int, str]]) -> str:
+    """The words over a table (`NIC (requests / second):`, its header): the run's first
+    line when it holds no figure, else the text just above the run, when short."""
+    first = run[0][1].strip()
+    if not any(ch.isdigit() for ch in first):
+        return first[:120]
+    for k in range(run[0][0] - 1, max(-1, run[0][0] - 3), -1):
+        text = lines[k].strip()
+        if text:
+            return text if len(text) <= 120 else ""
+    return ""
+
+
+def find_verified_pairs(lines: Sequence[str]) -> list[Measurement]:
+    """The pairs the tables of a block of lines state a percentage of change for, each
+    checked against its figures (see the module's rules)."""
+    out: list[Measurement] = []
+    for run in _tables(lines):
+        out += _read_table(run, lines)
+    return out

@@ -1,0 +1,114 @@
+"""Pairs told by the percentages written beside them (analyze/claims/tables/verified.py).
+The tables are written for these tests in the shapes real mail has: a pipe table whose
+patched cells carry their change, mmtests' compare output, a sweep against a `+0%` row, a
+box table with a row of percentages over each row of figures, an `increase` row under two
+side rows; and tables whose percentages are no changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyze.claims.tables.verified import find_verified_pairs
+
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
+
+def pairs(text: str) -> list[tuple[float, float, float | None]]:
+    return [(m.baseline.value, m.patched.value, m.stated.value if m.stated else None)
+            for m in find_verified_pairs(text.splitlines())]
+
+
+def test_two_patched_columns_against_the_column_without_percentages() -> None:
+    text = """\
+loopback (msgs / second):
+msg size | copy      | zerocopy       | zerocopy + notify
+8192     | 310200    | 402900 (+30%)  | 371100 (+19%)
+2048     | 355000    | 371100 (+4.5%) | 350100 (-1.4%)
+"""
+    assert pairs(text) == [(310200, 402900, 30), (310200, 371100, 19),
+                           (355000, 371100, 4.5), (355000, 350100, -1.4)]
+    m = find_verified_pairs(text.splitlines())[0]
+    assert m.condition == (("case", "8192"),) and "msgs / second" in m.context
+
+
+def test_compare_output_with_a_zero_reference_and_a_lower_is_better_row() -> None:
+    # mmtests prints a gain of a time as a positive percentage although the time fell
+    text = """\
+                            base                patched
+Hmean     tx-64        120.50 (   0.00%)     150.20 (  24.65%)
+Hmean     tx-1500     2210.00 (   0.00%)    2650.40 (  19.93%)
+Amean     lat-64         8.00 (   0.00%)       6.00 (  25.00%)
+"""
+    assert pairs(text) == [(120.5, 150.2, 24.65), (2210, 2650.4, 19.93), (8, 6, -25)]
+
+
+def test_a_sweep_against_the_row_marked_plus_zero() -> None:
+    text = """\
+Kpps   +-%
+batch = 0   412 +0%
+batch = 8   450 +9.2%
+batch = 32  497 +20.6%
+"""
+    assert pairs(text) == [(412, 450, 9.2), (412, 497, 20.6)]
+
+
+def test_a_row_of_percentages_over_a_row_of_figures_in_a_box_table() -> None:
+    """Baselines on the left, the series on the right, each change over its figure: the
+    pairing most percentages agree with holds for the one a typo made wrong too."""
+    text = """\
+ ------------.--------------------------.--------------------------.
+ Xeon 4314   |     baselines, Mpps      |       this series        |
+ ------------|--------|--------|--------|--------|--------|--------|
+ set   size  |  hash  |  tree  | bitmap |  hash  |  tree  | bitmap |
+ ------------|--------|--------|--------|--------|--------|--------|
+ addr        |        |        |        | +10%   |  +5%   |  +2%   |
+        100  |    4.0 |    2.0 |    5.0 |    4.4 |    2.1 |    5.1 |
+ ------------|--------|--------|--------|--------|--------|--------|
+ addr,port   |        |        |        | +12%   |  +5%   |  +4%   |
+       1000  |    5.0 |    4.0 |    2.5 |    9.6 |    4.2 |    2.6 |
+ ------------'--------'--------'--------'--------'--------'--------'
+"""
+    assert pairs(text) == [(4.0, 4.4, 10), (2.0, 2.1, 5), (5.0, 5.1, 2),
+                           (5.0, 9.6, 12), (4.0, 4.2, 5), (2.5, 2.6, 4)]
+
+
+def test_an_increase_row_under_two_side_rows() -> None:
+    text = """\
+size/threads     64/40  256/10  1500/4
+tree (Kpps)      40100  21000   4010
+series           41300  21100   4090
+increase         3.0%   0.48%   2.0%
+"""
+    assert pairs(text) == [(40100, 41300, 3.0), (21000, 21100, 0.48), (4010, 4090, 2.0)]
+
+
+@pytest.mark.parametrize("text", [
+    # df: a share of the size (used/size), which `avail - size` happens to compute
+    """\
+Filesystem      Size  Used Avail Use% Mounted on
+/dev/sda1       100G   20G   80G  20% /
+/dev/sdb1        50G   10G   40G  20% /data
+""",
+    # a profile: shares of samples
+    """\
+    12.50%  [k] tcp_sendmsg
+     6.25%  [k] copy_user_enhanced
+""",
+    # percentages no pair of figures computes to
+    """\
+queues | Mpps  | cpu
+1      | 3.1   | +40%
+4      | 9.0   | +12%
+""",
+])
+def test_percentages_that_are_no_changes_pair_nothing(text: str) -> None:
+    assert pairs(text) == []
+
+
+def test_the_robot_rows_are_left_to_their_reader() -> None:
+    text = """\
+     15432 ±  2%     +12.3%      17330 ±  1%  netperf.Throughput_Mbps
+      1000           +12.3%       1123        netperf.workload
+"""
+    assert pairs(text) == []
