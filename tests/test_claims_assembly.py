@@ -192,7 +192,8 @@ def _not_content_by_the_pattern_alone(line: str) -> bool:
         return False
     text = line.strip()
     if len(text) <= 300 and text.endswith((" wrote:", " writes:")) and (
-            text.startswith(claims._ATTRIBUTION_START) or "@" in text or len(text.split()) <= 4):
+            text.startswith(claims._ATTRIBUTION_START) or "@" in text
+            or claims._is_name(text.split()[:-1])):
         return True
     return claims._NOT_CONTENT.match(line) is not None
 
@@ -275,3 +276,32 @@ After:  125 Kpps (+25%)
         (100, 125, 25)]
     # the caption's own figure is kept as a claim stated alone
     assert any(c.baseline is None and c.stated_change_pct == 10 for c in claims)
+
+
+def test_a_caption_ending_in_writes_is_no_attribution():
+    """`Jane Doe writes:` introduces a quote; `random writes:` captions a run."""
+    from analyze.claims.extract import _not_content
+    assert _not_content("random writes:") is False
+    assert _not_content("Jane Doe writes:") is True
+    assert _not_content("On Mon, 3 Mar 2025, Jane Doe wrote:") is True
+
+
+def test_the_series_named_by_its_subject_is_the_patched_run():
+    mail = _mail("""\
+Some numbers, buffered writes on xfs:
+
+  sync writes:
+  depth
+     1   write: IOPS=200k, BW=195MiB/s
+     8   write: IOPS=210k, BW=205MiB/s
+
+  workerpool:
+  depth
+     1   write: IOPS=150k, BW=146MiB/s
+     8   write: IOPS=330k, BW=322MiB/s
+""").replace(b"Subject: [PATCH net-next] net: example change",
+             b"Subject: [RFC PATCH 00/12] io_uring: workerpool")
+    claims = extract_claims(parse_message(mail))
+    assert sorted((c.baseline, c.patched) for c in claims) == [
+        (195, 146), (200, 150), (205, 322), (210, 330)]
+    assert {dict(c.condition).get("depth") for c in claims} == {"1", "8"}

@@ -313,3 +313,35 @@ IOPS=2.40M, BW=9.37GiB/s, IOS/call=32/31
 IOPS=2.41M, BW=9.41GiB/s, IOS/call=32/32
 """
     assert pairs(text) == [(2.10, 2.40), (8.20, 9.37)]
+
+
+def test_the_caption_that_names_the_series_is_the_patched_run() -> None:
+    """Two captions with no side word; the subject of the series names one of them. The
+    runs are sweeps keyed by their first figure (iodepth); fio's latency line gives its
+    mean, in the unit it names in brackets."""
+    text = """\
+  plain async writes:
+  iodepth
+     1      write: IOPS=300k, BW=293MiB/s (307MB/s)(51.4GiB/180000msec);
+     4      write: IOPS=280k, BW=273MiB/s (287MB/s)(48.1GiB/180001msec);
+
+     1      lat (nsec): min=500, max=3100.1k, avg=1200.50, stdev=5400.10
+     4      lat (nsec): min=640, max=98000k, avg=8800.25, stdev=190000.71
+
+  workerpool:
+  iodepth
+     1      write: IOPS=150k, BW=146MiB/s (154MB/s)(25.7GiB/180004msec);
+     4      write: IOPS=310k, BW=303MiB/s (317MB/s)(53.2GiB/180002msec);
+
+     1      lat (nsec): min=700, max=9000k, avg=5600.00, stdev=9000.69
+     4      lat (nsec): min=780, max=70000k, avg=9900.04, stdev=200000.52
+"""
+    lines = text.splitlines()
+    assert find_paired_runs(lines, set()) == []  # no side named: nothing to pair
+    found = find_paired_runs(lines, set(), frozenset({"workerpool"}))
+    assert [(m.baseline.value, m.patched.value) for m in found] == [
+        (300, 150), (293, 146), (280, 310), (273, 303), (1200.5, 5600.0), (8800.25, 9900.04)]
+    assert [m.condition for m in found] == [
+        (("iodepth", "1"),), (("iodepth", "1"),), (("iodepth", "4"),), (("iodepth", "4"),),
+        (("iodepth", "1"),), (("iodepth", "4"),)]
+    assert found[-1].unit == "nsec"

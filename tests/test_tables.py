@@ -455,3 +455,15 @@ def test_with_unit_keeps_every_field_of_the_figure():
     [q] = find_quantities("more than 97-110")
     got = with_unit(q, "Mpps")
     assert got == replace(q, unit="Mpps", canonical_unit="pps", canonical_value=97e6)
+
+
+@pytest.mark.parametrize(("subject", "words"), [
+    ("uringlet", {"uringlet"}),
+    ("net: fec: add page_pool recycling", {"page_pool", "recycling"}),
+    ("virtio-blk: add io_uring passthrough support for virtio-blk",
+     {"io_uring", "passthrough", "virtio-blk"}),
+    ("net: fix a leak", {"leak"}),
+])
+def test_series_words_name_what_the_series_is(subject, words):
+    from analyze.claims.tables.roles import series_words
+    assert series_words(subject) == frozenset(words)

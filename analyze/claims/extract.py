@@ -35,6 +35,7 @@ from analyze.claims.prose.read import (
     find_prose_results,
 )
 from analyze.claims.tables.read import find_table_measurements
+from analyze.claims.tables.roles import series_words
 from analyze.claims.tables.verified import find_verified_pairs
 from analyze.errors import LimitExceeded
 from analyze.limits import DEFAULT_LIMITS, Limits
@@ -89,6 +90,11 @@ _NOT_CONTENT = re.compile(
 _ATTRIBUTION_START = ("On ", "Le ", "Am ", "El ", "Il ", "Op ")
 
 
+def _is_name(words: Sequence[str]) -> bool:
+    """`Jakub Kicinski`, `Toke Høiland-Jørgensen`: a person, not `async buffered` (writes)."""
+    return 0 < len(words) <= 3 and all(w[:1].isupper() for w in words)
+
+
 def _not_content(line: str) -> bool:
     if ":" not in line and "|" not in line and "changed" not in line:
         return False  # every form below has one of these; most lines have none
@@ -96,7 +102,7 @@ def _not_content(line: str) -> bool:
     # `Eric Dumazet <edumazet@example.com> writes:`, `Jakub Kicinski wrote:`
     text = line.strip()
     if len(text) <= 300 and text.endswith((" wrote:", " writes:")) and (
-            text.startswith(_ATTRIBUTION_START) or "@" in text or len(text.split()) <= 4):
+            text.startswith(_ATTRIBUTION_START) or "@" in text or _is_name(text.split()[:-1])):
         return True
     # each form of `_NOT_CONTENT` needs one of these; a line of prose with a colon has none
     if not ("@" in line or "://" in line or "Fixes: " in line or "|" in line
@@ -433,6 +439,7 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
     found: list[tuple[Claim, float | None]] = []  # a stated-only claim with its rounding
     figures: list[Claim] = []  # from tables and lists
     rows = limits.table_lines
+    series = series_words(message.subject.name)
     for block in _blocks(message):
         used: set[int] = set()
         # pairs a table's own percentages prove first: where another reader paired the
@@ -442,7 +449,7 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
             *find_list_measurements(block.lines, rows)])
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
-        measurements = [*read, *find_paired_runs(block.lines, taken)]
+        measurements = [*read, *find_paired_runs(block.lines, taken, series)]
         stated = [*find_prose_changes(block.lines), *find_percent_changes(block.lines)]
         measurements, captioned = _captions_stated(block.lines, measurements, stated)
         for m in measurements:

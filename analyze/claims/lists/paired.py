@@ -58,6 +58,9 @@ _RATE_KEY = re.compile(r"(?:\biops|\bpps|\btps|\bqps|\bops/s|\bmpps|\bkpps)\s*[=
 _FAILURE_WORD = compile_words(r"\berr|drop|\blost\b|\bmiss|\bfail|\bretr", re.I)
 _TOTAL = re.compile(r"\s*(?:total|elapsed)\b")
 _CAPTION_WORD = re.compile(r"[a-z0-9_]+")
+_BRACKETED_UNIT = re.compile(r"\((?:n|u|µ|m)?(?:sec|s)\)(?=\s*:)")
+_MEAN_KEY = re.compile(r"\b(?:avg|mean)\s*[=:]\s*$", re.I)
+_LEFT_DIGITS = re.compile(r"(?<=[a-z/])\d+|\d+(?=[a-z])")
 # a percentage and the brackets or sign around it, taken out of a line's shape
 _PERCENTS = re.compile(r"[(\[]?\s*[+\-~±]?\s*\d+(?:[.,]\d+)?\s*%\s*[)\]]?|[(\[]\s*[\d.]+\s*[)\]]")
 # `time`'s breakdown: what the run cost the CPU beside how long it took (`real`)
@@ -172,7 +175,11 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
         parts.append(mark)
         pos = q.end
     parts.append(_PERCENTS.sub(" ", text[pos:]))
-    return " ".join("".join(parts).lower().split()), _Line(index, text, qs, stated)
+    # digits the lexer left glued to words are part of no figure, nor of the shape: fio's
+    # `(73.5GiB/180000msec)` on one line is `(69.7GiB/180002msec)` on the next (a label's
+    # figure, `percentile 99.990 =`, stays: it tells the lines apart)
+    shape = _LEFT_DIGITS.sub("#", "".join(parts).lower())
+    return " ".join(shape.split()), _Line(index, text, qs, stated)
 
 
 def _without_spreads(qs: Iterable[Quantity]) -> list[Quantity]:
@@ -229,30 +236,29 @@ def _runs_by_template(lines: Sequence[str], section: _Section,
     return found_runs
 
 
-def _keys(before: Sequence[_Line], after: Sequence[_Line]) -> list[int]:
-    """The places of a run's key figures: lines of one shape that differ in a figure both
-    sides print in the same order are rows of a sweep (`nr_prod 1`, `nr_prod 2`, ...), not
-    samples of one run. A key takes distinct values down each side."""
-    if len(before) < 2 or len(after) < 2:
-        return []
-    n = len(before[0].figures)
-    if any(len(line.figures) != n for line in (*before, *after)):
-        return []
-    # the key is the row's first figure, a count with no unit: `nr_prod 4`, `iodepth 16`
-    # (t/io_uring's `IOS/call=32/31` changes from sample to sample, at the line's end)
-    first = [line.figures[0] for line in before]
-    down = [q.value for q in first]
-    if any(q.unit or not q.value.is_integer() for q in first) or len(set(down)) != len(down):
-        return []
-    return [0] if down == [line.figures[0].value for line in after] else []
+def _sweep_keys(run: Sequence[_Line]) -> dict[float, _Line] | None:
+    """A run's lines by their key, when they are the rows of a sweep (`nr_prod 1`, `nr_prod
+    2`, ...) rather than samples of one run: the key is each line's first figure, a count
+    with no unit, distinct down the run. (t/io_uring's `IOS/call=32/31` changes from sample
+    to sample too, but at the line's end.)"""
+    if len(run) < 2:
+        return None
+    first = [line.figures[0] for line in run]
+    if any(q.unit or not q.value.is_integer() for q in first):
+        return None
+    keyed = {q.value: line for q, line in zip(first, run, strict=True)}
+    return keyed if len(keyed) == len(run) else None
 
 
 def _rows_of(before: list[_Line], after: list[_Line]) -> tuple[list[tuple[_Line, _Line]], list[int]]:
     """The lines of two runs that pair, and the places of the key figures that paired them:
-    the rows of a sweep by their keys, else the first sample of each side."""
-    keys = _keys(before, after)
-    if keys:
-        return list(zip(before, after, strict=True)), keys
+    the rows of a sweep by their keys (both sides printing at least two of the same keys),
+    else the first sample of each side."""
+    mine, theirs = _sweep_keys(before), _sweep_keys(after)
+    if mine is not None and theirs is not None:
+        common = [key for key in mine if key in theirs]
+        if len(common) >= 2:
+            return [(mine[key], theirs[key]) for key in common], [0]
     return [(before[0], after[0])], []
 
 
@@ -278,6 +284,11 @@ def _results(line: str, qs: Sequence[Quantity]) -> list[int]:
             return totals
         return [k for k in times if not _NOT_RESULT_WORD.search(line[max(0, qs[k].start - 24):
                                                                       qs[k].start])]
+    # fio's `lat (nsec): min=547, max=2929.3k, avg=1074.98, stdev=6498.72`: the mean is
+    # the result, its spread beside it supports it
+    means = [k for k in places if _MEAN_KEY.search(line[max(0, qs[k].start - 8):qs[k].start])]
+    if means:
+        return means
     if not _RESULT_WORD.search(line) or _NOT_RESULT_WORD.search(line):
         return []
     return [k for k in places if qs[k].canonical_unit in (None, "cycles", "%")
@@ -312,8 +323,9 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
         rows = []
         for b_run, p_run in zip(runs, others, strict=True):
             found, keys = _rows_of(b_run, p_run)
-            rows += [(b, p, keys) for b, p in found]
-        for b, p, keys in rows:
+            name = _key_header(lines, b_run[0].index) if keys else ""
+            rows += [(b, p, keys, name) for b, p in found]
+        for b, p, keys, name in rows:
             if len(b.figures) != len(p.figures):
                 continue
             line = lines[b.index]
@@ -322,10 +334,11 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                 bq, pq = b.figures[k], p.figures[k]
                 if bq.canonical_unit in _RATES and bq.value == pq.value == 0:
                     continue  # nothing went that way on either side (`0 xmit/s`)
-                unit = bq.unit or pq.unit or unit_hint
+                # (a unit in brackets before the figures: fio's `lat (nsec): ... avg=1074.98`)
+                unit = bq.unit or pq.unit or _unit_in_brackets(b.text[:bq.start]) or unit_hint
                 label = _label(b.text, bq)
-                condition = tuple((_label(b.text, b.figures[key]) or "case", b.figures[key].text)
-                                  for key in keys)
+                condition = tuple((_label(b.text, b.figures[key]) or name or "case",
+                                   b.figures[key].text) for key in keys)
                 out.append(Measurement(
                     baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list",
                     line=b.index, quote=line.rstrip() + "\n" + lines[p.index].rstrip(),
@@ -333,6 +346,25 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                     context=f"{base.caption} {patched.caption} {label}",
                 ))
     return out
+
+
+def _key_header(lines: Sequence[str], first: int) -> str:
+    """The name of a sweep's key when a header word over its rows gives it (`iodepth` over
+    `1  write: IOPS=...`): the nearest line of words above them (over the sweep's other
+    blocks) when it is one word."""
+    for i in range(first - 1, max(-1, first - 20), -1):
+        words = lines[i].split()
+        if len(words) == 1 and not _DIGIT.search(words[0]):
+            return words[0].strip(":").lower()
+        if words and _template(i, lines[i]) is None:
+            break
+    return ""
+
+
+def _unit_in_brackets(text: str) -> str | None:
+    """The unit of time a line names in brackets before its keys: `lat (nsec): min=...`."""
+    found = _BRACKETED_UNIT.search(text)
+    return unit_in_text(found.group(0)) if found else None
 
 
 def _stated(line: _Line, k: int, results: Sequence[int]) -> Quantity | None:
@@ -392,11 +424,49 @@ def _relative_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section]]:
     return pairs
 
 
-def find_paired_runs(lines: Sequence[str], taken: set[int]) -> list[Measurement]:
+def _named_sections(lines: Sequence[str], series: frozenset[str]) -> list[tuple[_Section, _Section]]:
+    """Runs under two captions that name no side, one of them named by the series itself:
+
+        [RFC 00/19] uringlet
+        ...
+        async buffered writes:            uringlet:
+        iodepth                           iodepth
+          1   write: IOPS=428k, ...         1   write: IOPS=120k, ...
+
+    The caption that names what the series is (a word of its subject's title, `series`) is
+    the patched run; the caption beside it that does not, the baseline. A caption is a short
+    line of words ending in `:` with figure lines within two lines below it; its run goes to
+    the next caption."""
+    if not series:
+        return []
+    captions: list[tuple[int, bool]] = []  # caption line, whether it names the series
+    for i, line in enumerate(lines[:-1]):
+        text = line.strip()
+        if (not text.endswith(":") or len(text) > _MAX_CAPTION or _DIGIT.search(text)
+                or len(text.split()) > _MAX_CAPTION_WORDS or side_caption(line) is not None):
+            continue
+        if not any(_template(j, lines[j]) is not None for j in range(i + 1, min(len(lines), i + 3))):
+            continue
+        captions.append((i, bool(series & set(_CAPTION_WORD.findall(text.lower())))))
+    pairs = []
+    for k in range(len(captions) - 1):
+        (i, named), (j, other_named) = captions[k], captions[k + 1]
+        if named == other_named:
+            continue
+        end = captions[k + 2][0] if k + 2 < len(captions) else min(len(lines), j + 1 + _MAX_SECTION)
+        first = _Section(PATCHED if named else BASELINE, lines[i].strip(" :"), i + 1, j)
+        second = _Section(PATCHED if other_named else BASELINE, lines[j].strip(" :"), j + 1, end)
+        pairs.append((first, second) if first.role == BASELINE else (second, first))
+    return pairs
+
+
+def find_paired_runs(lines: Sequence[str], taken: set[int],
+                     series: frozenset[str] = frozenset()) -> list[Measurement]:
     """The results of runs captioned by their side and paired line by line (see the module's
-    rules), and of runs of one setup with and without an addition (`_relative_sections`).
-    Runs another reader has read figures in (`taken`: the lines of its claims, a `perf stat`
-    block, a netperf report) are left to it."""
+    rules), of runs of one setup with and without an addition (`_relative_sections`), and of
+    runs one of whose captions names the series (`series`: the words of its subject's title,
+    `_named_sections`). Runs another reader has read figures in (`taken`: the lines of its
+    claims, a `perf stat` block, a netperf report) are left to it."""
     sections = _sections(lines, set())
     out: list[Measurement] = []
     read = set(taken)
@@ -413,9 +483,12 @@ def find_paired_runs(lines: Sequence[str], taken: set[int]) -> list[Measurement]
                 k += 2
                 continue
         k += 1
-    for base, patched in _relative_sections(lines):
+    for base, patched in [*_relative_sections(lines), *_named_sections(lines, series)]:
         if any(i in read for i in (*range(base.start - 1, base.end),
                                    *range(patched.start - 1, patched.end))):
             continue
-        out += _pair(lines, base, patched, read)
+        found = _pair(lines, base, patched, read)
+        out += found
+        if found:
+            read.update((*range(base.start - 1, base.end), *range(patched.start - 1, patched.end)))
     return out

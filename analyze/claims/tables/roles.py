@@ -207,3 +207,24 @@ def stated_in(qs: Sequence[Quantity]) -> Quantity | None:
             return q
     return None
 
+
+
+# words of a subject's title that name no feature: what a patch does, not what it is
+_FILLER_WORDS = """
+add adds added adding allow allows avoid avoids based better change changes cleanup convert
+drop drops enable enables fix fixes from further handle implement improve improves initial
+into introduce introduces make makes more move must need only optimize optimise patch patches
+remove removes rework series some support supports switch that their them then there these
+this those under unify update updates using when where which while with without
+"""
+_TITLE_FILLER = frozenset(_FILLER_WORDS.split())
+_TITLE_WORD = re.compile(r"[a-z][a-z0-9_\-]{3,}")
+
+
+def series_words(subject_name: str) -> frozenset[str]:
+    """The words a series' subject names it by: of `[RFC 00/19] uringlet` the word
+    `uringlet`; of `net: fec: add page_pool recycling`, `page_pool` and `recycling` (the
+    subsystem prefixes and the verbs are left out)."""
+    title = subject_name.rsplit(": ", 1)[-1].lower()
+    return frozenset(w.strip("-") for w in _TITLE_WORD.findall(title)
+                     if w.strip("-") not in _TITLE_FILLER)
