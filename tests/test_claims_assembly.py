@@ -305,3 +305,27 @@ Some numbers, buffered writes on xfs:
     assert sorted((c.baseline, c.patched) for c in claims) == [
         (195, 146), (200, 150), (205, 322), (210, 330)]
     assert {dict(c.condition).get("depth") for c in claims} == {"1", "8"}
+
+
+def test_a_quote_trimmed_to_lines_of_code_gives_no_claims():
+    body = """\
+> +	/*
+> +	 * Each step up needs more wakeups:
+> +	 * level 0->1:   25ms -> 200 wakeups per second increase
+> +	 * level 1->2:   50ms -> 125 wakeups per second increase
+> +	 */
+
+I would rather keep this in the governor.
+"""
+    assert _claims(body, in_reply_to="<a0@example.org>") == ()
+
+
+def test_a_quote_of_signed_results_is_no_code():
+    body = """\
+> TCP_RR:     +4.1%
+> TCP_STREAM: +2.0%
+> UDP_RR:     -0.5%
+
+Nice.
+"""
+    assert len(_claims(body, in_reply_to="<a0@example.org>")) == 3

@@ -448,3 +448,37 @@ IOPS=2.79M, BW=10.9GiB/s
     values = pairs(find_list_measurements(text.splitlines()))
     assert values[0] == (2.31, 2.80) or values[0] == (2310000, 2800000)
     assert len(values) == 2  # one IOPS pair and one bandwidth pair
+
+
+@pytest.mark.parametrize("text", [
+    # a setting and a line of prose are no run's name beside a caption naming a side
+    "5.19 + this series:\nQD=64, Batch=16\nMaximum IOPS=3953K\n\n"
+    "| 99.9500th=[ 9357], 99.9900th=[32289]\nQD=1, Batch=1\nMaximum IOPS=246K\n",
+    "[  265.872777] lock held at\n[  265.874334]\nwhich lock already depends on the new lock.\n"
+    "[  265.875474]\n",
+])
+def test_a_side_beside_a_line_that_names_no_run_pairs_nothing(text):
+    assert pairs(find_list_measurements(text.splitlines())) == []
+
+
+def test_a_run_pairs_with_the_caption_right_after_it_not_one_far_above():
+    text = """\
+With your patch:
+
+IOPS=121.69M, BW=59.42GiB/s
+
+Some discussion of the profile, which goes on for a while, and then the
+other setup, each poller driving two devices; the stock kernel gets:
+
+IOPS=60.95M, BW=29.76GiB/s
+
+and with the patch:
+
+IOPS=59.64M, BW=29.12GiB/s
+"""
+    assert pairs(find_list_measurements(text.splitlines())) == [(60.95, 59.64), (29.76, 29.12)]
+
+
+def test_an_arrow_pair_takes_the_change_written_before_it():
+    [m] = find_list_measurements(["buffered reads: ~25% increase (~1900 MB/s -> 2400 MB/s)"])
+    assert (m.baseline.value, m.patched.value, m.stated.value) == (1900, 2400, 25)

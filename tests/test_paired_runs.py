@@ -345,3 +345,22 @@ def test_the_caption_that_names_the_series_is_the_patched_run() -> None:
         (("iodepth", "1"),), (("iodepth", "1"),), (("iodepth", "4"),), (("iodepth", "4"),),
         (("iodepth", "1"),), (("iodepth", "4"),)]
     assert found[-1].unit == "nsec"
+
+
+def test_fish_time_gives_the_executed_in_line() -> None:
+    text = """\
+Without the patch:
+
+________________________________________________________
+Executed in  230.10 millis    fish           external
+   usr time    9.32 millis  150.00 micros    9.17 millis
+   sys time  120.06 millis   67.00 micros  119.99 millis
+
+With the patch:
+
+________________________________________________________
+Executed in  199.04 millis    fish           external
+   usr time   11.86 millis  159.00 micros   11.71 millis
+   sys time   98.71 millis   70.00 micros   98.64 millis
+"""
+    assert pairs(text) == [(230.10, 199.04)]

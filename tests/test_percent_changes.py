@@ -60,6 +60,22 @@ def test_signed_changes_named_one_per_line() -> None:
     # how far runs scatter, not a change
     "The benchmark is noisy: results go up and down by 8% between reruns.",
     "We measured a run-to-run variance of about 3% on the throughput test.",
+    # one end of a range, a counter beside the result, a size, a sentence that is no name
+    "With the old flag I saw a 10%~30% regression on the ramdisk.",
+    "The echo test runs with 9% fewer context switches.",
+    "Each ring entry is now 2x larger than before for the throughput test.",
+    "Can we skip the rare cases for now? This should cover +90%",
 ])
 def test_what_is_no_change(text: str) -> None:
     assert changes(text) == []
+
+
+def test_a_change_takes_the_metric_its_own_clause_names() -> None:
+    found = find_percent_changes(
+        ["We see IOPS go from 2.1M to 2.4M and 7% less CPU utilization."])
+    assert [(c.stated.value, "cpu" in c.context.lower()) for c in found] == [(7, True)]
+    assert "IOPS" not in found[0].context
+
+
+def test_the_result_beside_a_counter_is_kept() -> None:
+    assert changes("The echo test gives 4% more throughput, with 9% fewer context switches.") == [4]

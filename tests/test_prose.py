@@ -120,6 +120,13 @@ def test_pairs(text, base, patched):
     assert measurements[0].quote == text
 
 
+def test_a_pair_keeps_the_metric_of_its_own_clause_and_not_another_metric_change():
+    [m] = find_prose_measurements(
+        ["We see an improvement of IOPS from 2.10M to 2.40M and 7% less CPU utilization."])
+    assert (m.baseline.value, m.patched.value, m.stated) == (2.10, 2.40, None)
+    assert "CPU" not in m.context
+
+
 def test_pair_keeps_the_change_written_beside_it():
     [m] = find_prose_measurements(["Latency went from 40 to 25 us (-37.5%)."])
     assert m.stated is not None and m.stated.value == -37.5
@@ -212,6 +219,11 @@ NEGATIVES = [
     "| 1 | 3518448 | 3591240 | irrelevant |",
     "Signed-off-by: Eric Dumazet <edumazet@google.com>",
     "> 5 Mpps before the patch, 10 Mpps after.",
+    # things compared, not runs: sizes written as adjectives, a size against another
+    "On that arch the struct ends up 2-byte aligned rather than 4-byte aligned.",
+    "The big entries are 4x larger than the small ones.",
+    # a range, a counter
+    "Reads saw a 10%~30% regression on the ramdisk.",
 ]
 
 

@@ -467,3 +467,23 @@ def test_with_unit_keeps_every_field_of_the_figure():
 def test_series_words_name_what_the_series_is(subject, words):
     from analyze.claims.tables.roles import series_words
     assert series_words(subject) == frozenset(words)
+
+
+def test_bloat_o_meter_sizes_are_no_claims():
+    text = """\
+add/remove: 0/0 grow/shrink: 0/2 up/down: 0/-128 (-128)
+Function                                     old     new   delta
+foo_sysctl_table                             256     192     -64
+bar_sysctl_table                             128      64     -64
+"""
+    assert find_table_measurements(text.splitlines()) == []
+
+
+@pytest.mark.parametrize(("text", "unit"), [
+    ("NIC (requests / second):", None),  # what the requests are per, not a time
+    ("latency (usec):", "usec"),
+    ("rate (Mpps)", "Mpps"),
+])
+def test_a_unit_a_caption_names(text, unit):
+    from analyze.claims.tables.roles import unit_in_text
+    assert unit_in_text(text) == unit

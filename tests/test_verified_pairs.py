@@ -112,3 +112,26 @@ def test_the_robot_rows_are_left_to_their_reader() -> None:
       1000           +12.3%       1123        netperf.workload
 """
     assert pairs(text) == []
+
+
+def test_compare_output_marking_significant_changes_with_stars() -> None:
+    text = """\
+Hmean     16    3510.04 (   0.00%)     3405.16 *  -2.99%*     3462.12 (  -1.37%)
+Hmean     32    4120.00 (   0.00%)     4222.10 *   2.48%*     4100.02 (  -0.48%)
+"""
+    assert pairs(text) == [(3510.04, 3405.16, -2.99), (3510.04, 3462.12, -1.37),
+                           (4120.0, 4222.1, 2.48), (4120.0, 4100.02, -0.48)]
+
+
+def test_a_column_the_legend_names_as_the_first_reruns_the_baseline() -> None:
+    """Its distance from the first column is the test's noise, not a change."""
+    text = """\
+The columns: gov A + boost, gov A - boost, gov B + boost, gov A + boost
+The last column is the first one run again.
+
+pgbench Transactions
+Hmean     1       700.00 (   0.00%)      690.00 (  -1.43%)      735.00 (   5.00%)      704.20 (   0.60%)
+Hmean     4      2200.00 (   0.00%)     2288.00 (   4.00%)     2145.00 (  -2.50%)     2190.10 (  -0.45%)
+"""
+    assert pairs(text) == [(700, 690, -1.43), (700, 735, 5.0), (2200, 2288, 4.0),
+                           (2200, 2145, -2.5)]

@@ -368,11 +368,21 @@ def _rounding(stated: Quantity) -> float:
     return tolerance * 100.0 if stated.kind == "ratio" else tolerance
 
 
+# a line of a patch's code: added or removed C (`+\treturn 0;`, `+ * level 5->6: ...`),
+# never a signed figure (`+4.1%`)
+_CODE_LINE = re.compile(r"^[+-](?:\t|\s*(?:[{}#]|/\*|\*(?!\*)|//)|\s*(?:static|return|if|else|for|while"
+                        r"|struct|int|unsigned|void|const|u\d\d|bool|long|goto)\b)")
+_MIN_CODE_LINES = 3
+
+
 def _is_quoted_hunk(lines: Sequence[str]) -> bool:
-    """A quoted piece of a patch (a review reply): its numbers are code, not results. (A
-    hunk header that reads as no content, as `_content` tells, does not count.)"""
-    return any(line.startswith(("@@ -", "diff --git ")) and not _not_content(line)
-               for line in lines)
+    """A quoted piece of a patch (a review reply): its numbers are code, not results. A
+    hunk header (one that reads as no content, as `_content` tells, does not count), or a
+    quote trimmed to lines of code, most of its lines added or removed C."""
+    if any(line.startswith(("@@ -", "diff --git ")) and not _not_content(line) for line in lines):
+        return True
+    code = sum(1 for line in lines if line[:1] in "+-" and _CODE_LINE.match(line))
+    return code >= _MIN_CODE_LINES and code * 2 >= sum(1 for line in lines if line.strip())
 
 
 _CAPTION_REACH = 8  # lines below a caption of change its pair may start

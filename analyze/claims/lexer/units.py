@@ -103,9 +103,10 @@ UNITS: tuple[Unit, ...] = (
     # time: ping, cyclictest, bpf selftests' `ns/op`, perf's `msec task-clock`
     Unit(("ns", "nsec", "nsecs", "ns/op", "ns/pkt", "ns/packet", "nanoseconds"), "s", 1e-9,
          kind="duration"),
-    Unit(("us", "usec", "usecs", "µs", "μs", "microseconds", "us/op", "usec/op"), "s", 1e-6,
+    # (fish's `time` prints `millis` and `micros`)
+    Unit(("us", "usec", "usecs", "µs", "μs", "microseconds", "micros", "us/op", "usec/op"), "s", 1e-6,
          kind="duration"),
-    Unit(("ms", "msec", "msecs", "milliseconds"), "s", 1e-3, kind="duration"),
+    Unit(("ms", "msec", "msecs", "milliseconds", "millis"), "s", 1e-3, kind="duration"),
     Unit(("s", "sec", "secs", "second", "seconds"), "s", 1.0, kind="duration"),
     Unit(("min", "mins", "minutes"), "s", 60.0, kind="duration"),
     # cycles: perf stat, `cycles/pkt` in XDP and page_pool micro-benchmarks
@@ -190,7 +191,7 @@ _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"connections?/|\bcps\b|\bqps\b|queries per", re.I)),
     ("throughput", compile_words(
         r"pps\b|throughput|bandwidth|\bbw\b|goodput|[kmg]?bps\b|[kmg]?bits?/|[kmg]?b/s|"
-        r"packets?/|packets? per|\bpkts?/|\brate\b|\bfps\b", re.I)),
+        r"packets?/|packets? per|\bpkts?/|\brate\b|\bfps\b|\b[kmg]?iops\b|\bio/s\b", re.I)),
     ("latency", compile_words(
         r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|elapsed|"
         r"\b(?:[nmu]s|[nmu]sec|µs|μs)\b", re.I)),

@@ -64,7 +64,7 @@ _LEFT_DIGITS = re.compile(r"(?<=[a-z/])\d+|\d+(?=[a-z])")
 # a percentage and the brackets or sign around it, taken out of a line's shape
 _PERCENTS = re.compile(r"[(\[]?\s*[+\-~±]?\s*\d+(?:[.,]\d+)?\s*%\s*[)\]]?|[(\[]\s*[\d.]+\s*[)\]]")
 # `time`'s breakdown: what the run cost the CPU beside how long it took (`real`)
-_TIME_PARTS = re.compile(r"^\s*(?:user|sys)\b")
+_TIME_PARTS = re.compile(r"^\s*(?:user|usr|sys)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +314,8 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
     before = _runs_by_template(lines, base, skip)
     after = _runs_by_template(lines, patched, skip)
     unit_hint = unit_in_text(f"{base.caption} {patched.caption}")
-    timed = any(t.startswith("real") for t in before)  # `time`: real is the run's figure
+    # `time`: real (bash), `Executed in` (fish) is the run's figure, not user and sys
+    timed = any(t.startswith(("real", "executed in")) for t in before)
     out = []
     for template, runs in before.items():
         others = after.get(template, [])

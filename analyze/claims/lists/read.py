@@ -421,9 +421,26 @@ def _first_of_each_key(items: Sequence[_Item]) -> list[_Item]:
     return out
 
 
+_RUN_NAME_WORDS = 6
+
+
+def _names_a_run(caption: str) -> bool:
+    """Whether a caption that names no side can still name the other run beside one that
+    does: a short label (`net-next:`, `5.19-rc3 + for-next`, `trans./sec (3.17)`), not a
+    sentence, a setting (`QD=2, Batch=1`) or a line of a tool's output (`| 99.99th=[126]`,
+    `[  265.87] ...`)."""
+    text = caption.strip()
+    if not text or text[0] in "|[(<>#$" or "=" in text:
+        return False
+    return len(text.split()) <= _RUN_NAME_WORDS and not text.rstrip(":").endswith((".", ","))
+
+
 def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
                  cmds: ShellContext) -> list[Measurement] | None:
     roles = resolve_roles([first.caption, second.caption])
+    unnamed = first.caption if roles[0] is None else second.caption if roles[1] is None else None
+    if unnamed is not None and not _names_a_run(unnamed):
+        return None  # one side named, the other a line of prose or of a tool's output
     if roles[0] == BASELINE and roles[1] in (PATCHED, None) or roles == [None, PATCHED]:
         base, patched = first, second
     elif roles[0] == PATCHED and roles[1] in (BASELINE, None) or roles == [None, BASELINE]:
@@ -488,12 +505,20 @@ def _block_measurements(lines: Sequence[str], skip: set[int], max_rows: int,
     k = 0
     while k + 1 < len(groups):
         found = _pair_groups(lines, groups[k], groups[k + 1], cmds)
+        if found and k + 2 < len(groups) and _gap(groups[k + 1], groups[k + 2]) < _gap(
+                groups[k], groups[k + 1]) and _pair_groups(lines, groups[k + 1], groups[k + 2], cmds):
+            found = None  # the middle run's own pair is the one right after it
         if found:
             out += found
             k += 2
         else:
             k += 1
     return out
+
+
+def _gap(first: _Group, second: _Group) -> int:
+    """Lines between the end of one group and the caption of the next."""
+    return second.caption_line - max(it.line for it in first.items)
 
 
 _ROLE_SEGMENT = re.compile(r"([A-Za-z][\w/+\-. ]{0,30}?)\s*[:=]\s*")
@@ -567,7 +592,10 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
         if not (unit or _MEASURE.search(caption)):
             return None
         context = f"{label} {caption}".strip()
-    stated = stated_in(right[1:])
+    # the change may be written before the pair: `randreads: ~25% increase (~1900 MB/s ->
+    # 2400 MB/s)` (one percentage on the line, the pair's)
+    percents = [q for q in qs if q.kind == "percent"]
+    stated = stated_in(right[1:]) or (percents[0] if len(percents) == 1 else None)
     return Measurement(
         baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list", line=i,
         quote=line.rstrip(), unit=unit, stated=stated, condition=condition,

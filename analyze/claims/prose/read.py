@@ -25,6 +25,7 @@ from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import metric_of
 
 from .gate import could_match
+from .no_change import is_no_change
 from .sentences import MAX_SENTENCE, Candidate, candidates
 from .shape import (
     NOTHING,
@@ -36,6 +37,7 @@ from .shape import (
     StatedRef,
     clause_around,
     read_shape,
+    stated_metric,
 )
 
 __all__ = ["MAX_SENTENCE", "LoneResult", "StatedChange", "find_prose_changes",
@@ -192,13 +194,27 @@ def _stated_context(c: Candidate, speed: bool, q: Quantity) -> str:
     return text
 
 
+# a figure written as an adjective (`2-byte aligned`, `64-byte SQEs`, `4-core box`)
+# describes a thing; two of them compare things, not runs
+_ATTRIBUTE = re.compile(r"^\d+(?:\.\d+)?-[A-Za-z]")
+
+
 def _measurement(c: Candidate, shape: _Shape, pair: PairRef) -> Measurement:
     b, p = shape.originals[pair.baseline], shape.originals[pair.patched]
+    # the pair's metric is the one its own clause names, when it names one: in "IOPS from
+    # 7.15M to 7.65M and 5% less CPU utilization" the pair is of IOPS, not of CPU
+    clause = clause_around(c.text, min(b.start, p.start), max(b.end, p.end))
+    metric = metric_of(None, clause)
+    stated = _stated(shape, pair.stated) if pair.stated else None
+    if stated is not None and metric != "other" and stated_metric(
+            c.text, stated.start, stated.end) not in (metric, "other"):
+        stated = None  # the percentage is another metric's change
     return Measurement(
         baseline=b, patched=p, source="prose",
         line=c.paragraph.line_at(c.offset + min(b.start, p.start)), quote=c.text,
-        unit=p.unit or b.unit, stated=_stated(shape, pair.stated) if pair.stated else None,
-        condition=_conditions(shape, pair.conditions), context=c.text,
+        unit=p.unit or b.unit, stated=stated,
+        condition=_conditions(shape, pair.conditions),
+        context=clause if metric != "other" else c.text,
     )
 
 
@@ -239,8 +255,12 @@ def _find(lines: Sequence[str]) -> _Found:
     for c in candidates(lines):
         shape = _shape(c)
         reading = _reading(shape)
-        measurements += (_measurement(c, shape, pair) for pair in reading.pairs)
-        changes += (_change(c, shape, change) for change in reading.changes)
+        measurements += (m for m in (_measurement(c, shape, pair) for pair in reading.pairs)
+                         if not (_ATTRIBUTE.match(m.baseline.text)
+                                 and _ATTRIBUTE.match(m.patched.text)))
+        changes += (found for found in (_change(c, shape, change) for change in reading.changes)
+                    if found.stated.kind not in ("percent", "ratio")
+                    or not is_no_change(c.text, found.stated))
         lone += (_lone(c, shape, result) for result in reading.lone)
     return tuple(measurements), tuple(changes), tuple(lone)
 

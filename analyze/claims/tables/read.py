@@ -52,6 +52,8 @@ _ALIGNED_CELL = re.compile(r"[^\t ]+(?: [^\t ]+)*")
 _WORD = re.compile(r"\S+")
 _LOOP_VAR = re.compile(r"^\$\{?([A-Za-z_]\w*)\}?$")
 _FOR_WORD = re.compile(r"\bfor\b")
+# scripts/bloat-o-meter's `Function  old  new  delta`: code sizes, never a claim
+_BLOAT_O_METER = re.compile(r"^\s*function\s+old\s+new\s+delta\s*$", re.I)
 _DIFFSTAT = re.compile(r"^\s*\S+\s+\|\s+(?:\d+\s*[+\-]*|Bin\b)")
 
 __all__ = [
@@ -139,7 +141,7 @@ def _pairs(roles: Sequence[str | None]) -> list[tuple[int, int, int | None]]:
 
 
 def _header(line: str) -> _Header | None:
-    if len(line) > _MAX_HEADER or not names_a_side(line):
+    if len(line) > _MAX_HEADER or not names_a_side(line) or _BLOAT_O_METER.match(line):
         return None
     pipe = "|" in line and not _is_diffstat(line)
     if pipe:

@@ -45,7 +45,7 @@ _DIGIT = re.compile(r"\d")
 _BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,40})[)\]]")
 _WORD = re.compile(r"[^\s,;:()\[\]]+")
 # `packets per second`, `figures in Mpps`: the word before names what the unit is of.
-_PER = re.compile(r"\bper\s*$", re.I)
+_PER = re.compile(r"(?:\bper|/)\s*$", re.I)
 
 
 # One search that finds any of the four: most lines name no role at all.
@@ -151,8 +151,14 @@ def unit_in_text(text: str) -> str | None:
     """
     text = text[:_MAX_HEADER]
     for m in _BRACKETED.finditer(text):
-        for word in (m.group(1), *m.group(1).split()):
-            q = probe_unit(word)
+        inside = m.group(1)
+        q = probe_unit(inside)
+        if q is not None:
+            return q.unit
+        for w in _WORD.finditer(inside):
+            if _PER.search(inside[:w.start()]):
+                continue  # `(requests / second)`: the second is what the requests are per
+            q = probe_unit(w.group(0))
             if q is not None:
                 return q.unit
     taken = [(q.start, q.end) for q in find_quantities(text)]

@@ -39,7 +39,8 @@ _MAX_ROWS = 200  # rows of one table read here; a longer run of lines is a log
 _MAX_FIGURES = 24  # figures of one row
 _PERCENT = re.compile(r"\d\s*%")
 # what may stand between a figure and its percentage: `87.47 (  0.00%)`, `1.00 +9.8%`
-_BETWEEN = re.compile(r"^[\s(\[]*$")
+# (mmtests marks a significant change `*  22.73%*` instead of bracketing it)
+_BETWEEN = re.compile(r"^[\s(\[*]*$")
 _DIGITS = re.compile(r"[-+]?\d[\d.,]*\s*%?")
 _NEAR = 6  # characters between the centres of two cells of one column, aligned by eye
 # the robot's rows (`15432 ± 2%  +12.3%  17330 ± 1%  name`) are its own reader's
@@ -79,7 +80,7 @@ def _is_change(text: str, q: Quantity, row_words: str) -> bool:
     """Whether a percentage reads as a change: signed (`+9.8%`), in brackets (`( 45.36%)`),
     or on a row its words call a change (`increase  2.9%  0.15%`). A bare `19%` after
     figures is a share (df's `Use%`, a CPU's load)."""
-    if q.sign is not None or text[q.end:q.end + 2].lstrip().startswith((")", "]")):
+    if q.sign is not None or text[q.end:q.end + 2].lstrip().startswith((")", "]", "*")):
         return True
     return role_of(row_words) == STATED
 
@@ -250,8 +251,11 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
     if agreed < 0.6 * len(applicable):
         return []
     caption = _caption(lines, run)
+    reruns = _reruns(lines, run[0][0], rows)
     out = []
     for p, f, g in applicable:
+        if f.row == g.row and _column(rows[f.row], f) in reruns:
+            continue
         unit = f.q.unit or g.q.unit or unit_in_text(caption)
         frow = rows[f.row]
         # the rows the pair was read from, in order: adjacent ones one after the other (the
@@ -276,6 +280,35 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
             condition=(("case", label),) if label else (), context=caption,
         ))
     return out
+
+
+_LEGEND_REACH = 100  # lines above a table its legend may stand
+_LEGEND_ITEM = 40
+
+
+def _column(row: _Row, f: _Figure) -> int:
+    """The place of a figure among its row's compared figures (those with a percentage)."""
+    return sum(1 for g in row.figures[:f.k] if g.percent is not None)
+
+
+def _reruns(lines: Sequence[str], start: int, rows: Sequence[_Row]) -> set[int]:
+    """The columns that run the baseline again, to show the noise (mmtests compare output
+    under a legend naming its columns: `base, patched, base`): a column named as the first
+    is compared with nothing. The legend is the nearest line above the table that lists as
+    many short names, comma-separated, as its rows have compared figures."""
+    width = max((sum(1 for g in row.figures if g.percent is not None) for row in rows), default=0)
+    if width < 3:
+        return set()
+    for i in range(start - 1, max(-1, start - _LEGEND_REACH), -1):
+        line = lines[i]
+        if line.count(",") != width - 1:
+            continue
+        # (`Columns: base, patched, base`: the list's own label is no name)
+        names = [" ".join(part.split()).lower() for part in line.split(",")]
+        names[0] = names[0].rsplit(": ", 1)[-1]
+        if all(0 < len(name) <= _LEGEND_ITEM for name in names):
+            return {k for k, name in enumerate(names) if k and name == names[0]}
+    return set()
 
 
 def _label(row: _Row, f: _Figure) -> str:

@@ -1,0 +1,44 @@
+"""What a percentage in a sentence is never the change of, whichever prose reader found it
+(the rule-matched one, read.py, and the percentage reader, percent.py): how far runs
+scatter, one end of a range, a counter beside the result (docs/claims.md)."""
+
+from __future__ import annotations
+
+import re
+
+from analyze.claims.lexer.first_chars import compile_words
+from analyze.claims.lexer.quantity import Quantity
+
+_WINDOW = 60  # characters either side of a percentage its context is read in
+# how far runs scatter, not a change: `going up and down by 10%`, `run-to-run variance of 3%`
+_SCATTER = compile_words(r"\bup (?:and|or|&) down\b|\bdown (?:and|or|&) up\b|fluctuat\w*"
+                         r"|run[- ]to[- ]run|between (?:re)?runs|\bon reruns|std-?dev|deviation",
+                         re.I)
+# counters that support a result, not results: `12% fewer context switches`
+_COUNTER_AFTER = re.compile(
+    r"\s*(?:fewer|less|more|lower|higher)?\s*(?:context[- ]switch|cache[- ]miss|cache[- ]references"
+    r"|page[- ]faults|instructions|branch(?:es|[- ]miss)|interrupts|irqs|ipis|wake-?ups"
+    r"|syscalls|system calls|tlb[- ]miss)", re.I)
+
+
+_SIZE_AFTER = re.compile(r"\s*(?:larger|bigger|smaller|wider|narrower|longer|shorter)\b"
+                         r"(?!\s+(?:throughput|bandwidth|rate|latency|batch))", re.I)
+
+
+def is_no_change(text: str, q: Quantity) -> bool:
+    """What a percentage in a sentence is never the change of, whichever reader found it:
+    how far runs scatter, one end of a range (`35% to 40%`, `10%-23%`, `10%~30%`), a
+    counter beside the result (`12% fewer context switches`), a size against another
+    (`4x larger`)."""
+    before, after = text[max(0, q.start - _WINDOW):q.start], text[q.end:q.end + _WINDOW]
+    if _SCATTER.search(text):
+        return True
+    if re.match(r"\s*(?:to|-|–)\s*[+\-~]?\d", after) or re.search(r"\d%?\s*(?:to|-|–)\s*~?$",
+                                                                     before):
+        return True
+    if re.match(r"~\d", after) or re.search(r"\d%?~$", before) or (
+            q.text.startswith("~") and re.search(r"\d%?$", before)):
+        return True  # (the lexer reads `~30%` of `10%~30%` as an approximate 30%)
+    if _SIZE_AFTER.match(after):
+        return True  # `SQEs are 4x larger than CQEs`: one thing's size against another's
+    return _COUNTER_AFTER.match(after) is not None
