@@ -482,3 +482,26 @@ IOPS=59.64M, BW=29.12GiB/s
 def test_an_arrow_pair_takes_the_change_written_before_it():
     [m] = find_list_measurements(["buffered reads: ~25% increase (~1900 MB/s -> 2400 MB/s)"])
     assert (m.baseline.value, m.patched.value, m.stated.value) == (1900, 2400, 25)
+
+
+def test_netperf_with_cpu_columns_gives_the_rate_and_each_cpu_column():
+    """`-c -C` adds CPU utilisation and service demand columns: each is a claim beside the
+    transaction rate; the commands between the caption and the output are skipped."""
+    run = """\
+ip link set dev eth1 gso_max_size {size} gro_max_size {size}
+
+netperf -H host2 -t TCP_RR -l 10 -Cc -- -r 60000,60000
+MIGRATED TCP REQUEST/RESPONSE TEST from ::0 (::) port 0 AF_INET6 to host2 () port 0 AF_INET6
+Local /Remote
+Socket Size   Request Resp.  Elapsed Trans.   CPU    CPU    S.dem   S.dem
+Send   Recv   Size    Size   Time    Rate     local  remote local   remote
+bytes  bytes  bytes   bytes  secs.   per sec  % S    % S    us/Tr   us/Tr
+
+262144 540000 60000   60000  10.00   {rate}  {cpu}   1.20   60.100  90.250
+262144 540000
+"""
+    text = ("Before: (small packets)\n\n" + run.format(size=65536, rate="7001.10", cpu="0.80")
+            + "\nAfter: (big packets)\n\n" + run.format(size=185000, rate="8805.40", cpu="0.90"))
+    ms = find_list_measurements(text.splitlines())
+    assert pairs(ms) == [(7001.10, 8805.40), (0.80, 0.90), (1.20, 1.20), (60.1, 60.1), (90.25, 90.25)]
+    assert ms[1].unit == "% S" and ms[3].unit == "us/Tr"

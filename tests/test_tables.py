@@ -487,3 +487,41 @@ bar_sysctl_table                             128      64     -64
 def test_a_unit_a_caption_names(text, unit):
     from analyze.claims.tables.roles import unit_in_text
     assert unit_in_text(text) == unit
+
+
+def test_cells_holding_both_sides_under_a_caption_that_orders_them():
+    from analyze.claims.tables.vs_cells import find_vs_cells
+    text = """\
+Old code vs with the patch, for two table sizes:
+
++---------------------+--------------+--------------+
+| table_size          |      256     |    1024      |
++---------------------+--------------+--------------+
+| Filter updates      | 412K vs 31   | 398K vs 12   |
+| CPU System          | 1302 vs 1111 | 1290 vs 1201 |
+| CPU Softirq         | 1100 vs 880  | 1096 vs 905  |
++---------------------+--------------+--------------+
+"""
+    found = find_vs_cells(text.splitlines())
+    # counters (`Filter updates`) support the result; the CPU rows are claims
+    assert [(m.baseline.value, m.patched.value, m.condition) for m in found] == [
+        (1302, 1111, (("table_size", "256"),)), (1290, 1201, (("table_size", "1024"),)),
+        (1100, 880, (("table_size", "256"),)), (1096, 905, (("table_size", "1024"),))]
+    # without a caption that names the sides, which is which is unknown
+    assert find_vs_cells(text.splitlines()[2:]) == []
+
+
+def test_pipe_rows_named_by_their_side_pair_by_the_rest_of_their_label():
+    from analyze.claims.tables.variant_rows import find_variant_rows
+    text = """\
+Kernel        | Test                      | Generic | Native
+6.1           | redirect      ice->ice    |    2.1M |  8.8M
+6.1           | redirect      ice->veth   |    1.4M | 10.2M
+6.1 + series  | redirect      ice->ice    |    2.2M |  9.4M
+6.1 + series  | redirect      ice->veth   |    1.4M | 10.9M
+6.1 + series  | broadcast     ice->ice    |    1.6M |  7.1M
+"""
+    found = find_variant_rows(text.splitlines())
+    assert [(m.baseline.value, m.patched.value) for m in found] == [
+        (2.1, 2.2), (8.8, 9.4), (1.4, 1.4), (10.2, 10.9)]
+    assert found[1].condition == (("test", "redirect      ice->ice"), ("measure", "Native"))

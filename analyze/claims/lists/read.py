@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities as _find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
+from analyze.claims.shell.commands import find_commands
 from analyze.claims.shell.conditions import label_condition
 from analyze.claims.tables.read import MAX_ROWS, ShellContext
 from analyze.claims.tables.roles import (
@@ -185,10 +186,12 @@ def _items_in(line: str, i: int) -> list[_Item]:
     return _value_items(line, i, qs, None, 0)
 
 
-def _netperf(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
-    """The result of a netperf block starting at line i: the last column of its first data row
-    (`87380  16384  16384  10.00  9412.34`), and where the block ends."""
-    header = ""
+def _netperf(lines: Sequence[str], i: int) -> tuple[tuple[_Item, ...] | None, int]:
+    """The results of a netperf block starting at line i, and where the block ends: the
+    throughput or transaction rate (the last column of the first data row, `87380  16384
+    16384  10.00  9412.34`), and with `-c`/`-C` the CPU utilisation and service demand
+    columns its header names (`CPU local`, `S.dem remote`)."""
+    header: list[str] = []
     for j in range(i, min(len(lines), i + 14)):
         line = lines[j]
         if len(line) > _MAX_LINE:
@@ -198,17 +201,53 @@ def _netperf(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
             qs = find_quantities(line)
             if not qs:
                 break
-            written = next((u for u in _NETPERF_UNITS if u in header.lower()), None)
-            value = with_unit(qs[-1], _NETPERF_UNITS[written] if written else None)
+            last = header[-1] if header else ""
+            written = next((u for u in _NETPERF_UNITS if u in last.lower()), None)
+            columns = _netperf_columns(header, line, qs)
+            rate = _netperf_rate(columns, qs)
+            value = with_unit(qs[rate], _NETPERF_UNITS[written] if written else None)
             key = "trans. rate" if written == "per sec" else "throughput"
+            items = [_Item(j, key, value, None, written)]
+            for k, name in enumerate(columns):
+                if k != rate and _NETPERF_CPU.match(name):
+                    unit = _NETPERF_CPU_UNIT.search(name)
+                    items.append(_Item(j, name, qs[k], None, unit.group(0) if unit else None))
             end = j + 1
             # TCP_RR prints the remote socket sizes on a second row: `16384  131072`
             if end < len(lines) and re.fullmatch(r"\s*\d+(?:\s+\d+){0,3}\s*", lines[end][:_MAX_LINE]):
                 end += 1
-            return _Item(j, key, value, None, written), end
+            return tuple(items), end
         if line.strip():
-            header = line
+            header.append(line)
     return None, i + 1
+
+
+# netperf's CPU columns (`-c`, `-C`): utilisation (`CPU local % S`) and service demand
+# (`S.dem remote us/Tr`, `Service Demand local us/KB`)
+_NETPERF_CPU = re.compile(r"(?:cpu|util\w*|s\.dem|service demand)\s+(?:local|remote|send|recv)\b", re.I)
+_NETPERF_CPU_UNIT = re.compile(r"%\s*[SUCI]?|us/(?:Tr|KB)", re.I)
+
+
+def _netperf_columns(header: Sequence[str], row: str, qs: Sequence[Quantity]) -> list[str]:
+    """Each figure's column name: the header words standing over it (each header word goes
+    to the figure whose start is nearest its own), top line first."""
+    names: list[list[str]] = [[] for _ in qs]
+    for line in header[-4:]:
+        if _netperf_start(line) and "Socket" not in line or "TEST from" in line:
+            continue
+        for m in re.finditer(r"\S+", line):
+            k = min(range(len(qs)), key=lambda k: abs(qs[k].start - m.start()))
+            names[k].append(m.group(0))
+    return [" ".join(words) for words in names]
+
+
+def _netperf_rate(columns: Sequence[str], qs: Sequence[Quantity]) -> int:
+    """The rate's column: the one its header names (`Throughput`, `Trans. Rate`), else the
+    last."""
+    for k, name in enumerate(columns):
+        if re.search(r"throughput|trans\.?\s*rate|rate\b", name, re.I):
+            return k
+    return len(qs) - 1
 
 
 def _pktgen(lines: Sequence[str], i: int) -> tuple[_Item | None, int]:
@@ -232,21 +271,25 @@ class _ToolReports:
         self.lines = lines
         self._iperf: _IperfRuns | None = None
 
-    def at(self, j: int) -> tuple[_Item | None, int] | None:
-        """The report starting at line j (its item, None when it holds no result, and
+    def at(self, j: int) -> tuple[tuple[_Item, ...] | None, int] | None:
+        """The report starting at line j (its items, None when it holds no result, and
         where it ends), or None when no report starts there."""
         line = self.lines[j][:_MAX_LINE]
         if _netperf_start(line):
             return _netperf(self.lines, j)
+        found: tuple[_Item | None, int] | None = None
         if _PKTGEN_RESULT.match(line):
-            return _pktgen(self.lines, j)
-        if _IPERF_LINE.match(line):
+            found = _pktgen(self.lines, j)
+        elif _IPERF_LINE.match(line):
             self._iperf = self._iperf or _IperfRuns(self.lines)
-            return self._iperf.report(j)
-        if _XDP_SUMMARY.match(line):
+            found = self._iperf.report(j)
+        elif _XDP_SUMMARY.match(line):
             rate = next((q for q in find_quantities(line) if q.canonical_unit == "pps"), None)
-            return (_Item(j, "throughput", rate, None) if rate else None), j + 1
-        return None
+            found = (_Item(j, "throughput", rate, None) if rate else None), j + 1
+        if found is None:
+            return None
+        item, end = found
+        return ((item,) if item is not None else None), end
 
 
 class _IperfRuns:
@@ -326,7 +369,11 @@ def _caption(line: str, i: int, items: _LineItems) -> tuple[str, list[_Item]] | 
     if m and role_of(m.group(1)) in (BASELINE, PATCHED) and line[m.end():].strip():
         rest = line[m.end():]
         shifted = _items_in(" " * m.end() + rest, i)
-        return (m.group(1).strip(), shifted) if shifted else None
+        if shifted:
+            return m.group(1).strip(), shifted
+        if _DIGIT.search(rest):
+            return None
+        # `Before: (not enabling bigger TSO/GRO packets)`: a caption and what it means
     if items(i):
         return None
     return text, []
@@ -375,16 +422,21 @@ class _Groups:
                 continue
             report = self.tools.at(j)
             if report is not None:
-                item, j = report
-                if item is None:
+                found_items, j = report
+                if found_items is None:
                     break
-                items.append(item)
+                items += found_items
                 continue
             label = _ROLE_LABEL.match(line) if ":" in line or "=" in line else None
             if label and role_of(label.group(1)) in (BASELINE, PATCHED):
                 break  # the next run's caption: `after: 4.0 Mpps` right below `before: 3.1 Mpps`
             found = self.line_items(j)
             if not found:
+                if not items and _is_command(line) and not names_a_side(line):
+                    # `ip link set dev eth0 gso_max_size 65536` and the tool's command line,
+                    # each with a blank line after it, before the run's output
+                    j, blanks = j + 1, 0
+                    continue
                 break
             items += found
             j += 1
@@ -405,6 +457,11 @@ class _Groups:
             if group is not None:
                 groups.append(group)
         return groups
+
+
+def _is_command(line: str) -> bool:
+    """A shell command written without a prompt (`ip link set ...`, `netperf -H ...`)."""
+    return len(line) <= _MAX_LINE and bool(find_commands([line]))
 
 
 def _norm(key: str | None) -> str:

@@ -39,6 +39,8 @@ from .roles import (
     unit_in_text,
     with_unit,
 )
+from .variant_rows import find_variant_rows
+from .vs_cells import find_vs_cells
 
 MAX_ROWS = DEFAULT_LIMITS.table_lines
 MAX_COLUMNS = 64  # more header cells than this is not a table a person wrote
@@ -432,4 +434,6 @@ def find_table_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> l
         i = end if found else i + 1
     out += find_lkp_measurements(lines, max_rows)
     out += find_perf_stat_measurements(lines)
+    out += find_vs_cells(lines)
+    out += find_variant_rows(lines)
     return out

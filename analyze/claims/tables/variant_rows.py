@@ -1,0 +1,95 @@
+"""Pipe tables whose first column names the side of each row, the rest of the label the case:
+
+    Version      | Test                           | Generic | Native
+    5.11         | redirect_map   i40e->i40e      |    1.9M |  9.3M
+    5.11         | redirect_map   i40e->veth      |    1.5M | 11.2M
+    5.11 + patch | redirect_map   i40e->i40e      |    1.9M |  9.6M
+    5.11 + patch | redirect_map   i40e->veth      |    1.5M | 11.9M
+
+The first column holds two names that tell the sides apart as header words do
+(`roles.resolve_roles`: `5.11` and `5.11 + patch`, `before` and `after`); a baseline row
+pairs with the patched row whose other label cells are the same, column by column. A case
+one side has no row for is compared with nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analyze.claims.lexer.numbers import find_quantities
+from analyze.claims.lexer.quantity import Measurement
+
+from .roles import BASELINE, PATCHED, resolve_roles, with_unit
+
+_MAX_LINE = 400
+_MAX_ROWS = 200
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _is_figure(cell: str) -> bool:
+    found = find_quantities(cell)
+    return len(found) == 1 and found[0].kind != "percent" and found[0].start <= 1
+
+
+def find_variant_rows(lines: Sequence[str]) -> list[Measurement]:
+    """The pairs of the side-named rows of each pipe table of a block (see the module)."""
+    out: list[Measurement] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if lines[i].count("|") < 2 or len(lines[i]) > _MAX_LINE:
+            i += 1
+            continue
+        end = i
+        while end < n and end - i < _MAX_ROWS and lines[end].count("|") >= 2 \
+                and len(lines[end]) <= _MAX_LINE:
+            end += 1
+        out += _table(lines, i, end)
+        i = end
+    return out
+
+
+def _table(lines: Sequence[str], start: int, end: int) -> list[Measurement]:
+    rows = [(r, _cells(lines[r])) for r in range(start, end)]
+    width = len(rows[0][1])
+    if width < 3 or any(len(cells) != width for _, cells in rows):
+        return []
+    header = rows[0][1] if not any(_is_figure(c) for c in rows[0][1]) else []
+    body = rows[1:] if header else rows
+    figures = [k for k in range(1, width) if body and all(_is_figure(cells[k]) for _, cells in body)]
+    if not figures or 0 in figures:
+        return []
+    sides = sorted({cells[0] for _, cells in body})
+    if len(sides) != 2:
+        return []
+    roles = dict(zip(sides, resolve_roles(sides), strict=True))
+    if set(roles.values()) != {BASELINE, PATCHED}:
+        return []
+    labels = [k for k in range(1, width) if k not in figures]
+    patched_rows = {tuple(cells[k] for k in labels): (r, cells) for r, cells in body
+                    if roles[cells[0]] == PATCHED}
+    out = []
+    for r, cells in body:
+        if roles[cells[0]] != BASELINE:
+            continue
+        case = tuple(cells[k] for k in labels)
+        other = patched_rows.get(case)
+        if other is None:
+            continue
+        pr, pcells = other
+        for k in figures:
+            b, p = find_quantities(cells[k])[0], find_quantities(pcells[k])[0]
+            unit = b.unit or p.unit
+            name = header[k] if header else ""
+            condition = tuple((header[c].lower() if header else "case", cells[c])
+                              for c in labels if cells[c])
+            if name:
+                condition += (("measure", name),)
+            out.append(Measurement(
+                baseline=with_unit(b, unit), patched=with_unit(p, unit), source="table",
+                line=r, quote=f"{lines[r].rstrip()} [...] {lines[pr].rstrip()}", unit=unit,
+                stated=None, condition=condition, context=" ".join((*header, *case)),
+            ))
+    return out
