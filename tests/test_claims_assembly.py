@@ -329,3 +329,54 @@ def test_a_quote_of_signed_results_is_no_code():
 Nice.
 """
     assert len(_claims(body, in_reply_to="<a0@example.org>")) == 3
+
+
+def test_a_sentence_summing_up_a_pair_is_its_stated_change():
+    body = """\
+Before:
+IOPS=4.10M, BW=2.00GiB/s, IOS/call=31/32
+
+After:
+IOPS=5.20M, BW=2.54GiB/s, IOS/call=31/31
+
+which is about a 27% improvement.
+"""
+    claims = _claims(body)
+    # the figures compute to the sentence's change: it is theirs, not a claim of its own
+    assert sorted((c.baseline, c.patched, c.stated_change_pct) for c in claims) == [
+        (2.0, 2.54, 27), (4.1, 5.2, 27)]
+
+
+def test_a_sentence_whose_change_no_pair_computes_to_stays_a_claim():
+    body = """\
+Before:
+IOPS=4.10M
+
+After:
+IOPS=5.20M
+
+Latency is 10% better too.
+"""
+    claims = _claims(body)
+    assert sorted((c.baseline is None, c.stated_change_pct) for c in claims) == [
+        (False, None), (True, -10)]
+
+
+def test_a_ratio_the_pair_beside_it_computes_to_is_no_claim_of_its_own():
+    body = "Each entry now takes 4 times as much space (8 bytes -> 32 bytes), sadly.\n"
+    claims = _claims(body)
+    assert [(c.baseline, c.patched) for c in claims] == [(8, 32)]
+
+
+@pytest.mark.parametrize(("sentence", "metric", "direction"), [
+    # far-off words do not name the change's metric
+    ("It helped a lot (>40% improvement for file creates), but thread and core utilization "
+     "went up.", "other", "improvement"),
+    # a cut of something no metric names is of a cost
+    ("The hints give only a small part (~10% extra write amp reduction).", "other",
+     "improvement"),
+    ("It does use 12% less CPU on the receive side.", "cpu", "improvement"),
+])
+def test_a_stated_change_takes_its_metric_from_the_words_by_it(sentence, metric, direction):
+    [c] = _claims(sentence + "\n")
+    assert (c.metric, c.direction) == (metric, direction)

@@ -505,3 +505,8 @@ bytes  bytes  bytes   bytes  secs.   per sec  % S    % S    us/Tr   us/Tr
     ms = find_list_measurements(text.splitlines())
     assert pairs(ms) == [(7001.10, 8805.40), (0.80, 0.90), (1.20, 1.20), (60.1, 60.1), (90.25, 90.25)]
     assert ms[1].unit == "% S" and ms[3].unit == "us/Tr"
+
+
+def test_a_call_arguments_under_side_labels_are_no_results():
+    text = "ops/sec of the test:\n     Before: in_range(10, 40)\n     After: in_range(1, -1)\n"
+    assert pairs(find_list_measurements(text.splitlines())) == []

@@ -364,3 +364,33 @@ Executed in  199.04 millis    fish           external
    sys time   98.71 millis   70.00 micros   98.64 millis
 """
     assert pairs(text) == [(230.10, 199.04)]
+
+
+def test_histogram_buckets_and_a_peak_are_no_results() -> None:
+    """redis-benchmark's latency histogram bounds, and t/io_uring's `Maximum IOPS=` after
+    its samples, pair with nothing; the run's rate line still pairs."""
+    text = """\
+stock kernel:
+0.01% <= 0.1 milliseconds
+97.10% <= 0.2 milliseconds
+100.00% <= 0.5 milliseconds
+1210000.00 requests per second
+
+patched kernel:
+0.01% <= 0.1 milliseconds
+99.20% <= 0.2 milliseconds
+100.00% <= 0.4 milliseconds
+1502000.50 requests per second
+"""
+    assert pairs(text) == [(1210000.0, 1502000.5)]
+    runs = """\
+Before:
+IOPS=6.10M, BW=2.98GiB/s, IOS/call=32/31
+IOPS=6.12M, BW=2.99GiB/s, IOS/call=32/32
+Maximum IOPS=6.12M
+After:
+IOPS=6.40M, BW=3.13GiB/s, IOS/call=32/31
+IOPS=6.41M, BW=3.13GiB/s, IOS/call=32/31
+Maximum IOPS=6.41M
+"""
+    assert pairs(runs) == [(6.10, 6.40), (2.98, 3.13)]

@@ -65,6 +65,9 @@ def test_signed_changes_named_one_per_line() -> None:
     "The echo test runs with 9% fewer context switches.",
     "Each ring entry is now 2x larger than before for the throughput test.",
     "Can we skip the rare cases for now? This should cover +90%",
+    # levels side by side and a profile's shares
+    "Much better CPU util (17% vs 8%) on the receive side.",
+    "There is still a lot of tsc overhead (> 10%) in the profile.",
 ])
 def test_what_is_no_change(text: str) -> None:
     assert changes(text) == []
@@ -79,3 +82,7 @@ def test_a_change_takes_the_metric_its_own_clause_names() -> None:
 
 def test_the_result_beside_a_counter_is_kept() -> None:
     assert changes("The echo test gives 4% more throughput, with 9% fewer context switches.") == [4]
+
+
+def test_two_gains_side_by_side_are_two_changes() -> None:
+    assert changes("v2 shows bigger throughput gains than v1 (~30% vs ~14%).") == [30, 14]

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -45,3 +46,13 @@ class Measurement:
 def is_spread(q: Quantity) -> bool:
     """A spread printed after a figure (`± 0.019M/s`, `+- 3`), not a figure of its own."""
     return q.sign is None and q.text.lstrip().startswith(("±", "+-", "+/-"))
+
+
+# an open call's bracket before a figure: `in_range(10, 40)`, `foo(1 << 20,`
+_OPEN_CALL = re.compile(r"[A-Za-z_]\w*\([^()]*$")
+
+
+def is_argument(line: str, q: Quantity) -> bool:
+    """A figure written as an argument of a call (`Before: in_range(10, 40)`): code or a
+    test's output, never a measurement."""
+    return "(" in line and _OPEN_CALL.search(line, max(0, q.start - 120), q.start) is not None

@@ -59,6 +59,10 @@ _FAILURE_WORD = compile_words(r"\berr|drop|\blost\b|\bmiss|\bfail|\bretr", re.I)
 _TOTAL = re.compile(r"\s*(?:total|elapsed)\b")
 _CAPTION_WORD = re.compile(r"[a-z0-9_]+")
 _BRACKETED_UNIT = re.compile(r"\((?:n|u|µ|m)?(?:sec|s)\)(?=\s*:)")
+# redis-benchmark's latency histogram: `0.01% <= 0.1 milliseconds`
+_BUCKET = re.compile(r"%\s*<=?\s*\d")
+# t/io_uring's `Maximum IOPS=6.47M` after its samples: the best one, not the run's figure
+_PEAK = re.compile(r"\s*(?:maximum|minimum|max|min|peak)\b", re.I)
 _MEAN_KEY = re.compile(r"\b(?:avg|mean)\s*[=:]\s*$", re.I)
 _LEFT_DIGITS = re.compile(r"(?<=[a-z/])\d+|\d+(?=[a-z])")
 # a percentage and the brackets or sign around it, taken out of a line's shape
@@ -167,7 +171,12 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
                    for k, q in enumerate(qs))
     # a spread is part of the shape, not its digits (`± 0.019M/s` on one line, `± 0.001M/s`
     # on the next)
-    marks = sorted([*((q, "\x00") for q in qs), *((q, " ± ") for q in every if is_spread(q))],
+    # a figure's place keeps whether it is a time and its bound: a run's `1378930.00
+    # requests per second` is not one more line of its `<= 0.5 milliseconds` (rates keep no
+    # unit: `2847 MB/s` on one side is `3183 Mb/s` on the other)
+    marks = sorted([*((q, f"\x00{'t' if q.canonical_unit == 's' else ''}{q.bound or ''}\x00")
+                      for q in qs),
+                    *((q, " ± ") for q in every if is_spread(q))],
                    key=lambda mark: mark[0].start)
     parts, pos = [], 0
     for q, mark in marks:
@@ -270,6 +279,8 @@ def _is_label(line: str, q: Quantity) -> bool:
 def _results(line: str, qs: Sequence[Quantity]) -> list[int]:
     """The places of a line's results (see the module's rules); percentages are stated
     changes, attached to the result before them, never results themselves."""
+    if _BUCKET.search(line) or _PEAK.match(line):
+        return []  # a histogram's bucket (`0.01% <= 0.1 milliseconds`), a run's peak sample
     places = [k for k, q in enumerate(qs) if q.kind != "ratio"]
     rates = [k for k in places if (qs[k].canonical_unit in _RATES or (
         qs[k].canonical_unit is None and _RATE_KEY.search(line[max(0, qs[k].start - 12):qs[k].start])))

@@ -45,7 +45,7 @@ _DIGIT = re.compile(r"\d")
 # keys of what supports a result, not results: spread (`stdev=`, `min=`, `max=`), and fio's
 # and t/io_uring's bookkeeping (`io=439GiB`, `run=90001msec`, `IOS/call=32/32`)
 _NOISE_KEY = compile_words(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread|^\s*(?:min|max|io|run|runt"
-                           r"|ios/call|samples?)\s*$", re.I)
+                           r"|ios/call|samples?)\s*$|^\s*(?:maximum|minimum|peak)\b", re.I)
 _PROMPT = re.compile(r"^\s*[$#]\s+\S")  # `$ netperf -H ...`: the command, not its output
 _RESIDUE = re.compile(r"[\s()\[\],;+\-*]+")
 # Words that make a unitless `X -> Y` a result (`tcp_rr: 512k -> 578k`), not a setting.

@@ -25,11 +25,19 @@ _SIZE_AFTER = re.compile(r"\s*(?:larger|bigger|smaller|wider|narrower|longer|sho
                          r"(?!\s+(?:throughput|bandwidth|rate|latency|batch))", re.I)
 
 
+_VERSUS_AFTER = re.compile(r"\s*(?:vs\.?|versus|->|→)\s*[~<>]?\s*\d[\d.,]*\s*%", re.I)
+_VERSUS_BEFORE = re.compile(r"[~<>]?\d[\d.,]*\s*%\s*(?:vs\.?|versus|->|→)\s*[~<>]?\s*$", re.I)
+# what a level is of: `CPU util (17% vs 8%)` (`gains (~30% vs ~14%)` are two changes)
+_LEVEL_BEFORE = re.compile(r"\b(?:util\w*|usage|load|idle|busy|share)\b[^.;%]{0,12}$", re.I)
+_SHARE_OF = re.compile(r"\b(?:overhead|share|time spent|samples)\b[^.;()]{0,40}\(\s*[~<>]?\s*$", re.I)
+
+
 def is_no_change(text: str, q: Quantity) -> bool:
     """What a percentage in a sentence is never the change of, whichever reader found it:
     how far runs scatter, one end of a range (`35% to 40%`, `10%-23%`, `10%~30%`), a
     counter beside the result (`12% fewer context switches`), a size against another
-    (`4x larger`)."""
+    (`4x larger`), two levels set side by side (`17% vs 8%`), a profile's share (`tsc
+    overhead (> 10%)`)."""
     before, after = text[max(0, q.start - _WINDOW):q.start], text[q.end:q.end + _WINDOW]
     if _SCATTER.search(text):
         return True
@@ -39,6 +47,13 @@ def is_no_change(text: str, q: Quantity) -> bool:
     if re.match(r"~\d", after) or re.search(r"\d%?~$", before) or (
             q.text.startswith("~") and re.search(r"\d%?$", before)):
         return True  # (the lexer reads `~30%` of `10%~30%` as an approximate 30%)
+    if _VERSUS_AFTER.match(after) and _LEVEL_BEFORE.search(before):
+        return True  # `CPU util (17% vs 8%)`: two levels side by side, not changes
+    versus = _VERSUS_BEFORE.search(before)
+    if versus and _LEVEL_BEFORE.search(before[:versus.start()]):
+        return True
+    if _SHARE_OF.search(before):
+        return True  # `tsc overhead (> 10%)`: a profile's share
     if _SIZE_AFTER.match(after):
         return True  # `SQEs are 4x larger than CQEs`: one thing's size against another's
     return _COUNTER_AFTER.match(after) is not None

@@ -31,7 +31,7 @@ from analyze.claims.lexer.units import lower_is_better, metric_of
 from .no_change import is_no_change
 from .read import StatedChange
 from .sentences import MAX_SENTENCE, _paragraphs, _sentences
-from .shape import clause_around
+from .shape import clause_around, stated_metric, words_by
 
 _MAX_LINE = 400
 _WINDOW = 60  # characters either side of a percentage its change word may stand in
@@ -176,8 +176,11 @@ def find_percent_changes(lines: Sequence[str]) -> list[StatedChange]:
                 # its metric is the one its own clause names, when it names one ("IOPS from
                 # 7.15M to 7.65M and 5% less CPU utilization": the 5% is of CPU)
                 clause = clause_around(text, q.start, q.end)
-                context = (clause if metric_of(None, clause) != "other"
-                           else " ".join(t for t in (caption, text) if t))
+                metric = stated_metric(text, q.start, q.end)
+                far = metric == "other" and metric_of(None, text) != "other"
+                near = words_by(text, q.start, q.end) if far else text
+                context = (clause if metric_of(None, clause) == metric != "other"
+                           else " ".join(t for t in (caption, near) if t))
                 out.append(StatedChange(stated=_signed(q, text, context), line=at,
                                         quote=text.strip(), context=context))
                 accepted = q.end

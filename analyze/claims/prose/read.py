@@ -38,6 +38,7 @@ from .shape import (
     clause_around,
     read_shape,
     stated_metric,
+    words_by,
 )
 
 __all__ = ["MAX_SENTENCE", "LoneResult", "StatedChange", "find_prose_changes",
@@ -53,8 +54,10 @@ class StatedChange:
     stated: Quantity
     line: int  # index of the line holding the stated figure (0-based, in the lines given)
     quote: str  # the sentence
-    # The words that tell the metric: the sentence; with the sentence before it when the
-    # sentence names none; led by "throughput" when the change is one of speed ("2x faster").
+    # The words that tell the metric: its clause when that names one, else the sentence
+    # (with the sentence before it when the sentence names none), or only the words by the
+    # change when the sentence names a metric far from it; led by "throughput" when the
+    # change is one of speed ("2x faster").
     context: str
     condition: tuple[tuple[str, str], ...] = ()
 
@@ -185,7 +188,12 @@ def _stated_context(c: Candidate, speed: bool, q: Quantity) -> str:
     """The words that tell a stated change's metric (see StatedChange.context): its clause
     when that names one ("QPS is up ~9% and tail latency is down 4%"), else the sentence."""
     clause = clause_around(c.text, q.start, q.end)
-    text = clause if metric_of(None, clause) != "other" else c.text
+    metric = stated_metric(c.text, q.start, q.end)
+    if metric == "other" and metric_of(None, c.text) != "other":
+        # the sentence names a metric far from the change: not the change's
+        text = words_by(c.text, q.start, q.end)
+    else:
+        text = clause if metric != "other" and metric_of(None, clause) == metric else c.text
     own = metric_of(None, text)
     if speed and own not in ("throughput", "transactions"):
         return "throughput " + text

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from analyze.claims.lexer.numbers import find_quantities
-from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.claims.lexer.quantity import Measurement, Quantity, is_argument
 from analyze.claims.lexer.units import metric_of
 from analyze.claims.shell.conditions import condition_from_header
 
@@ -59,6 +59,8 @@ def _row(line: str, i: int) -> _Row | None:
     figures = tuple(q for q in find_quantities(line) if q.start >= m.end())
     if len(figures) < 2 or any(q.kind in ("percent", "ratio") for q in figures):
         return None  # one figure is a list item; a percentage is a change, not a side
+    if any(is_argument(line, q) for q in figures):
+        return None  # `Before: in_range(10, 40)`: a call's arguments
     rest, pos = [], m.end()
     for q in figures:
         rest.append(line[pos:q.start])
