@@ -37,9 +37,12 @@ MODULES = (
     "analyze.claims.lexer.numbers",
     "analyze.claims.lexer.quantity",
     "analyze.claims.lexer.units",
+    "analyze.claims.lists.paired",
     "analyze.claims.lists.read",
     "analyze.claims.lists.stated",
     "analyze.claims.prose.gate",
+    "analyze.claims.prose.no_change",
+    "analyze.claims.prose.percent",
     "analyze.claims.prose.read",
     "analyze.claims.prose.sentences",
     "analyze.claims.prose.shape",
@@ -51,6 +54,9 @@ MODULES = (
     "analyze.claims.tables.read",
     "analyze.claims.tables.roles",
     "analyze.claims.tables.side_rows",
+    "analyze.claims.tables.variant_rows",
+    "analyze.claims.tables.verified",
+    "analyze.claims.tables.vs_cells",
 )
 # The folder that holds the `analyze` package.
 ROOT = Path(__file__).resolve().parent.parent

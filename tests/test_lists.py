@@ -510,3 +510,18 @@ bytes  bytes  bytes   bytes  secs.   per sec  % S    % S    us/Tr   us/Tr
 def test_a_call_arguments_under_side_labels_are_no_results():
     text = "ops/sec of the test:\n     Before: in_range(10, 40)\n     After: in_range(1, -1)\n"
     assert pairs(find_list_measurements(text.splitlines())) == []
+
+
+def test_a_tool_settings_printed_under_each_side_are_no_results():
+    text = """\
+without this:
+submitter=0, tid=2201, file=/dev/nvme0n1, node=-1
+polled=1, fixedbufs=1, register_files=1, buffered=0, QD=128
+IOPS=9.80M, BW=4.79GiB/s
+
+with this:
+submitter=0, tid=2305, file=/dev/nvme0n1, node=-1
+polled=1, fixedbufs=1, register_files=1, buffered=0, QD=128
+IOPS=10.10M, BW=4.93GiB/s
+"""
+    assert pairs(find_list_measurements(text.splitlines())) == [(9.80, 10.10), (4.79, 4.93)]

@@ -68,6 +68,9 @@ def test_signed_changes_named_one_per_line() -> None:
     # levels side by side and a profile's shares
     "Much better CPU util (17% vs 8%) on the receive side.",
     "There is still a lot of tsc overhead (> 10%) in the profile.",
+    # another report's title, quoted
+    'we reported "[linux-next:master] [foo]  abc123: stress-ng.foo.ops_per_sec 32.5% '
+    'improvement" on that tree, please ignore it.',
 ])
 def test_what_is_no_change(text: str) -> None:
     assert changes(text) == []

@@ -298,7 +298,7 @@ def _stated_claim(message: Message, block: _Block, change: StatedChange,
     ("2x faster", "an order of magnitude") is no percentage: it is kept as the claim's
     `ratio` condition, with no stated change to score (docs/claims.md)."""
     stated = _stated_pct(change.stated)
-    metric = metric_of(None, change.context)
+    metric = change.metric or metric_of(None, change.context)
     condition = change.condition
     direction = _direction(metric, None, stated)
     if metric == "other" and stated is not None and stated < 0 and _CUT_WORD.search(
@@ -497,7 +497,7 @@ def _summaries_stated(measurements: list[Measurement], changes: Sequence[StatedC
         if key in placed or key in seen:
             continue
         seen.add(key)
-        metric = metric_of(None, change.context)
+        metric = change.metric or metric_of(None, change.context)
         near = [k for k, m in enumerate(out)
                 if m.line - _SUMMARY_BELOW <= change.line <= m.line + m.quote.count("\n") + _SUMMARY_ABOVE
                 and _agrees_with(m, change.stated) and _same_point(m, change, metric)]

@@ -492,6 +492,19 @@ def _names_a_run(caption: str) -> bool:
     return len(text.split()) <= _RUN_NAME_WORDS and not text.rstrip(":").endswith((".", ","))
 
 
+# keys whose unitless figures are results: `IOPS=2.1M`, `avg=99.81`, `tps=3120`
+_RESULT_KEY = compile_words(r"iops|\bbw\b|bandwidth|\blat|latency|throughput|rate|pps|\btps\b|\bqps\b"
+                            r"|\bops\b|trans|mean|\bavg|median|\bp\d+|elapsed|speed|score|cycles"
+                            r"|\bcpu|util|time|msgs?\b|requests", re.I)
+
+
+def _is_setting(b: _Item, p: _Item) -> bool:
+    """A keyed pair of figures with no unit under a key that names no result: a setting
+    printed by the tool (t/io_uring's `polled=1, fixedbufs=1, QD=128`, `sq_ring=128`)."""
+    unit = b.unit or b.value.unit or p.value.unit or key_unit(b.key)
+    return not unit and not _RESULT_KEY.search(b.key or "")
+
+
 def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
                  cmds: ShellContext) -> list[Measurement] | None:
     roles = resolve_roles([first.caption, second.caption])
@@ -509,7 +522,7 @@ def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
         # a key printed again is the run's next sample: the first stands for the run
         firsts = {_norm(it.key): it for it in reversed(patched.items)}
         pairs = [(b, firsts[_norm(b.key)]) for b in _first_of_each_key(base.items)
-                 if _norm(b.key) in firsts]
+                 if _norm(b.key) in firsts and not _is_setting(b, firsts[_norm(b.key)])]
     elif len(base.items) == len(patched.items):
         pairs = list(zip(base.items, patched.items, strict=True))
     else:

@@ -29,6 +29,8 @@ _VERSUS_AFTER = re.compile(r"\s*(?:vs\.?|versus|->|→)\s*[~<>]?\s*\d[\d.,]*\s*%
 _VERSUS_BEFORE = re.compile(r"[~<>]?\d[\d.,]*\s*%\s*(?:vs\.?|versus|->|→)\s*[~<>]?\s*$", re.I)
 # what a level is of: `CPU util (17% vs 8%)` (`gains (~30% vs ~14%)` are two changes)
 _LEVEL_BEFORE = re.compile(r"\b(?:util\w*|usage|load|idle|busy|share)\b[^.;%]{0,12}$", re.I)
+# the subject of another report or patch, quoted: `"[PATCH] ...` or `"[linux-next:master] ...`
+_QUOTED_SUBJECT = re.compile(r"\"\s*\[[^\"\]]{1,60}\][^\"]*$")
 _SHARE_OF = re.compile(r"\b(?:overhead|share|time spent|samples)\b[^.;()]{0,40}\(\s*[~<>]?\s*$", re.I)
 
 
@@ -37,7 +39,8 @@ def is_no_change(text: str, q: Quantity) -> bool:
     how far runs scatter, one end of a range (`35% to 40%`, `10%-23%`, `10%~30%`), a
     counter beside the result (`12% fewer context switches`), a size against another
     (`4x larger`), two levels set side by side (`17% vs 8%`), a profile's share (`tsc
-    overhead (> 10%)`)."""
+    overhead (> 10%)`), a quoted title of another report (`"[linux-next] ...: 32.5%
+    improvement"`)."""
     before, after = text[max(0, q.start - _WINDOW):q.start], text[q.end:q.end + _WINDOW]
     if _SCATTER.search(text):
         return True
@@ -52,6 +55,8 @@ def is_no_change(text: str, q: Quantity) -> bool:
     versus = _VERSUS_BEFORE.search(before)
     if versus and _LEVEL_BEFORE.search(before[:versus.start()]):
         return True
+    if '"' in text and _QUOTED_SUBJECT.search(text, max(0, q.start - 300), q.start):
+        return True  # `we reported "[linux-next:master] ...: ... 32.5% improvement"`: a title
     if _SHARE_OF.search(before):
         return True  # `tsc overhead (> 10%)`: a profile's share
     if _SIZE_AFTER.match(after):

@@ -106,7 +106,7 @@ def _names_it(line: str, q: Quantity) -> bool:
     return not others and re.search(r"[A-Za-z_]{2,}", line) is not None
 
 
-def _signed(q: Quantity, text: str, context: str) -> Quantity:
+def _signed(q: Quantity, text: str, metric: str) -> Quantity:
     """The percentage with the sign its words give when it has none (`stated.sign` carries
     it): `reduces latency by 12%` went down; `a 3% regression` of throughput went down, of
     latency up; `~1% worse` latency went up."""
@@ -119,7 +119,6 @@ def _signed(q: Quantity, text: str, context: str) -> Quantity:
         sign = 1
     else:
         better = _GOOD_WORD.search(near) is not None or _BAD_WORD.search(near) is None
-        metric = metric_of(None, context)
         sign = (-1 if better else 1) if lower_is_better(metric, None) else (1 if better else -1)
     return Quantity(q.value, q.text, q.start, q.end, q.kind, q.unit, q.canonical_unit,
                     q.canonical_value, q.bound, sign, q.high)
@@ -181,8 +180,10 @@ def find_percent_changes(lines: Sequence[str]) -> list[StatedChange]:
                 near = words_by(text, q.start, q.end) if far else text
                 context = (clause if metric_of(None, clause) == metric != "other"
                            else " ".join(t for t in (caption, near) if t))
-                out.append(StatedChange(stated=_signed(q, text, context), line=at,
-                                        quote=text.strip(), context=context))
+                metric = "other" if far else metric_of(None, context)
+                out.append(StatedChange(stated=_signed(q, text, metric), line=at,
+                                        quote=text.strip(), context=context,
+                                        metric="other" if far else None))
                 accepted = q.end
             previous = text
     # a test's name and its signed change alone on a line (`XDP_PASS      -1,2%`), in an
