@@ -27,7 +27,14 @@ from dataclasses import dataclass
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
-from analyze.claims.tables.roles import BASELINE, PATCHED, role_of, unit_in_text, with_unit
+from analyze.claims.tables.roles import (
+    BASELINE,
+    PATCHED,
+    names_a_side,
+    role_of,
+    unit_in_text,
+    with_unit,
+)
 
 _MAX_LINE = 400  # tool output lines are short; longer lines are prose
 _MAX_CAPTION = 100
@@ -107,7 +114,7 @@ def side_caption(line: str) -> tuple[str, str, int] | None:
 def _sections(lines: Sequence[str], skip: set[int]) -> list[_Section]:
     captions = []
     for i, line in enumerate(lines):
-        if i in skip or len(line) > _MAX_CAPTION + 20:
+        if i in skip or len(line) > _MAX_CAPTION + 20 or not names_a_side(line):
             continue
         found = side_caption(line)
         if found is not None:
@@ -404,18 +411,26 @@ def _relative_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section]]:
     A caption is a short line without figures right above figure lines; its run goes to
     the next blank line. One caption extends another when its words start with all of the
     other's and add at most three (`net-next` → `net-next + series`)."""
+    # (cheap tests first: a short line over a line with a digit, whose words start another
+    # such line's; only then is either lexed)
+    short = [(i, tuple(_CAPTION_WORD.findall(lines[i].lower()))) for i in range(len(lines) - 1)
+             if 0 < len(lines[i].strip()) <= _MAX_CAPTION and _DIGIT.search(lines[i + 1])]
+    if len(short) < 2:
+        return []
+    whole = {words for _, words in short}
+    # what each caption would be with one to three of its last words taken off
+    stems = {words[:-k] for _, words in short for k in (1, 2, 3) if len(words) > k}
     found: list[tuple[int, tuple[str, ...], int]] = []  # caption line, its words, run end
-    for i, line in enumerate(lines[:-1]):
-        text = line.strip()
-        if not text or len(text) > _MAX_CAPTION or _template(i, line) is not None \
-                or _template(i + 1, lines[i + 1]) is None:
+    for i, words in short:
+        if not words or not (words in stems or any(words[:-k] in whole for k in (1, 2, 3)
+                                                   if len(words) > k)):
+            continue  # no other caption extends it, nor does it extend one
+        if _template(i, lines[i]) is not None or _template(i + 1, lines[i + 1]) is None:
             continue
         end = i + 1
         while end < len(lines) and lines[end].strip() and end - i <= _MAX_SECTION:
             end += 1
-        words = tuple(_CAPTION_WORD.findall(text.lower()))
-        if words:
-            found.append((i, words, end))
+        found.append((i, words, end))
     pairs = []
     used: set[int] = set()
     for i, words, end in found:

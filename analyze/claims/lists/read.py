@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities as _find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
-from analyze.claims.shell.commands import find_commands
+from analyze.claims.shell.commands import TOOLS, find_commands
 from analyze.claims.shell.conditions import label_condition
 from analyze.claims.tables.read import MAX_ROWS, ShellContext
 from analyze.claims.tables.roles import (
@@ -461,6 +461,9 @@ class _Groups:
 
 def _is_command(line: str) -> bool:
     """A shell command written without a prompt (`ip link set ...`, `netperf -H ...`)."""
+    first = line.split(None, 1)[0] if line.strip() else ""
+    if not (first in TOOLS or first.startswith(("./", "sudo", "taskset", "numactl"))):
+        return False  # (the test below runs a shell reader: only lines that may be one)
     return len(line) <= _MAX_LINE and bool(find_commands([line]))
 
 

@@ -67,6 +67,8 @@ _SHARE_BEFORE = compile_words(r"(?:utili[sz]ation|usage|util|idle|busy|load|prof
                               r"\W*\s*$", re.I)
 _SETTING = re.compile(r"[\w.\-]+\s*[:=]\s*$")  # `nr_threads: 50%`, `thresh=90%`
 _CAPTION = re.compile(r"^\s*(?:[-*•]\s+)?[A-Za-z][\w ./\-()]{0,60}:\s*$")
+_A_PERCENT = re.compile(r"\d\s*%")
+_SIGNED_PERCENT = re.compile(r"[+\-−]\s*\d[\d.,]*\s*%")
 _NAMED_WORDS = 8
 _NAMED_SHORT = 80  # a signed percentage on a line this short names its test: `XDP_TX -0,5%`
 # a profile's shares: `perf report shows ... 1.98% ksoftirqd [kernel.vmlinux] [k] ...`
@@ -140,6 +142,8 @@ def find_percent_changes(lines: Sequence[str]) -> list[StatedChange]:
     """Each percentage of change in `lines` that no figure goes with (see the module's
     rules), with the sentence it stands in."""
     out: list[StatedChange] = []
+    if not any("%" in line and _A_PERCENT.search(line) for line in lines):
+        return out  # (most blocks: no percentage, nothing to read; `%d` is none)
     caption_of: dict[int, str] = {}
     caption = ""
     for i, line in enumerate(lines):  # a short caption ending in `:` reaches its list
@@ -151,10 +155,15 @@ def find_percent_changes(lines: Sequence[str]) -> list[StatedChange]:
     for para in _paragraphs(lines):
         if "%" not in para.text:
             continue
+        captioned = any(caption_of.get(i) for i in para.indexes)
         previous = ""
         for start, end in _sentences(para.text):
             text = para.text[start:end]
-            if len(text) > MAX_SENTENCE or "%" not in text or text.rstrip().endswith("?"):
+            if len(text) > MAX_SENTENCE or "%" not in text or not _A_PERCENT.search(text) \
+                    or text.rstrip().endswith("?") or not (
+                        captioned or _CHANGE.search(text) or _SIGNED_PERCENT.search(text)):
+                # (a percentage is a change by a word of change, a caption or its sign:
+                # a sentence with none is not lexed)
                 previous = text
                 continue
             accepted = -1  # where the last change of this sentence ended
@@ -190,7 +199,7 @@ def find_percent_changes(lines: Sequence[str]) -> list[StatedChange]:
     # aligned list the paragraphs above leave out
     said = {(c.line, c.stated.value) for c in out}
     for i, line in enumerate(lines):
-        if "%" not in line or len(line) > _NAMED_SHORT:
+        if "%" not in line or len(line) > _NAMED_SHORT or not _SIGNED_PERCENT.search(line):
             continue
         qs = [q for q in find_quantities(line) if q.kind == "percent"]
         if len(qs) == 1 and qs[0].sign is not None and (i, qs[0].value) not in said \

@@ -62,9 +62,23 @@ _TRAILER = re.compile(r"[A-Z][A-Za-z-]{1,40}-by: ")
 _INDENTED = re.compile(r"(?: {4,}|\t)\S")
 
 
+_LAST: list[tuple[Sequence[str], list[Paragraph]]] = []  # the last block's, by identity
+
+
 def _paragraphs(lines: Sequence[str]) -> list[Paragraph]:
     """Wrapped lines joined: blank lines, list items, table rows, commands and indented
-    lines break paragraphs. Table rows and commands are left to the other readers."""
+    lines break paragraphs. Table rows and commands are left to the other readers. (Both
+    prose readers ask it of each block in turn: the last block's answer is kept.)"""
+    if not isinstance(lines, tuple):
+        return _split_paragraphs(lines)  # (a list may change between calls: not kept)
+    if _LAST and _LAST[0][0] is lines:
+        return _LAST[0][1]
+    found = _split_paragraphs(lines)
+    _LAST[:] = [(lines, found)]
+    return found
+
+
+def _split_paragraphs(lines: Sequence[str]) -> list[Paragraph]:
     out: list[Paragraph] = []
     parts: list[str] = []
     starts: list[int] = []

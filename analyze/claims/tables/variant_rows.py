@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement
 
-from .roles import BASELINE, PATCHED, resolve_roles, with_unit
+from .roles import BASELINE, PATCHED, names_a_side, resolve_roles, with_unit
 
 _MAX_LINE = 400
 _MAX_ROWS = 200
@@ -56,16 +56,20 @@ def _table(lines: Sequence[str], start: int, end: int) -> list[Measurement]:
     width = len(rows[0][1])
     if width < 3 or any(len(cells) != width for _, cells in rows):
         return []
+    # (the sides first: most pipe tables name none, and are not lexed)
+    firsts = {cells[0] for _, cells in rows}
+    if not any(names_a_side(first) for first in firsts):
+        return []
     header = rows[0][1] if not any(_is_figure(c) for c in rows[0][1]) else []
     body = rows[1:] if header else rows
-    figures = [k for k in range(1, width) if body and all(_is_figure(cells[k]) for _, cells in body)]
-    if not figures or 0 in figures:
-        return []
     sides = sorted({cells[0] for _, cells in body})
     if len(sides) != 2:
         return []
     roles = dict(zip(sides, resolve_roles(sides), strict=True))
     if set(roles.values()) != {BASELINE, PATCHED}:
+        return []
+    figures = [k for k in range(1, width) if body and all(_is_figure(cells[k]) for _, cells in body)]
+    if not figures:
         return []
     labels = [k for k in range(1, width) if k not in figures]
     patched_rows = {tuple(cells[k] for k in labels): (r, cells) for r, cells in body

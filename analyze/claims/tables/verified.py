@@ -38,6 +38,8 @@ _MAX_LINE = 400  # table rows are short; longer lines are prose
 _MAX_ROWS = 200  # rows of one table read here; a longer run of lines is a log
 _MAX_FIGURES = 24  # figures of one row
 _PERCENT = re.compile(r"\d\s*%")
+# a percentage written as a change: signed, or in brackets or stars (`+9.8%`, `( 45.36%)`)
+_CHANGE_PERCENT = re.compile(r"[+\-]\s?\d[\d.,]*\s*%|[(\[*]\s*[+\-]?\s*\d[\d.,]*\s*%")
 # what may stand between a figure and its percentage: `87.47 (  0.00%)`, `1.00 +9.8%`
 # (mmtests marks a significant change `*  22.73%*` instead of bracketing it)
 _BETWEEN = re.compile(r"^[\s(\[*]*$")
@@ -114,7 +116,9 @@ def _tables(lines: Sequence[str]) -> list[list[tuple[int, str]]]:
         if line.strip() and len(line) <= _MAX_LINE and len(run) < _MAX_ROWS:
             run.append((i, line.expandtabs(8)))
             continue
-        if any("%" in text and _PERCENT.search(text) for _, text in run):
+        if any("%" in text and _PERCENT.search(text) and (
+                _CHANGE_PERCENT.search(text) or role_of(_DIGITS.sub(" ", text)) == STATED)
+               for _, text in run):
             out.append(run)
         run = [(i, line.expandtabs(8))] if line.strip() and len(line) <= _MAX_LINE else []
     return out
