@@ -347,6 +347,41 @@ def test_the_caption_that_names_the_series_is_the_patched_run() -> None:
     assert found[-1].unit == "nsec"
 
 
+def test_bracketed_labels_start_the_runs_they_name() -> None:
+    """A label in brackets at the start of each run's first line; the series names the
+    patched one (in another spelling: `passthru` of `passthrough`), printed first. fio's lines are typed with and without blanks after `,` and `=`."""
+    text = """\
+(passthru) read: IOPS=21.4k, BW=83.6MiB/s (87.7MB/s)
+clat (usec): min=31, max=190,avg=44.10, stdev= 6.02
+(plain) read: IOPS=18.9k, BW=73.8MiB/s (77.4MB/s)
+clat (usec): min=33, max=251, avg=50.85, stdev=11.40
+
+(passthru) taskset -c 1 t/io_uring -b4096 -d16 -u1 /dev/ngX
+IOPS=210.50K, BW=822MiB/s, IOS/call=8/8
+(plain) taskset -c 1 t/io_uring -b4096 -d16 -u0 /dev/nvmeX
+IOPS=120.25K, BW=469MiB/s, IOS/call=8/7
+"""
+    lines = text.splitlines()
+    assert find_paired_runs(lines, set(), frozenset({"nvme"})) == []  # names neither run
+    found = find_paired_runs(lines, set(), frozenset({"passthrough", "uring_cmd"}))
+    assert [(m.baseline.value, m.patched.value) for m in found] == [
+        (18.9, 21.4), (73.8, 83.6), (50.85, 44.10), (120.25, 210.50), (469, 822)]
+
+
+def test_a_hyphenated_caption_is_named_by_the_series() -> None:
+    text = """\
+4k randread:
+ Copying:
+  IOPS=301.20K, BW=1176MiB/s, IOS/call=32/32
+  IOPS=305.91K, BW=1194MiB/s, IOS/call=32/32
+
+ Zero-copy:
+  IOPS=350.02K, BW=1367MiB/s, IOS/call=32/31
+"""
+    found = find_paired_runs(text.splitlines(), set(), frozenset({"zero-copy", "ublk"}))
+    assert [(m.baseline.value, m.patched.value) for m in found] == [(301.20, 350.02), (1176, 1367)]
+
+
 def test_fish_time_gives_the_executed_in_line() -> None:
     text = """\
 Without the patch:

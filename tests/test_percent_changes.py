@@ -38,6 +38,24 @@ def test_a_caption_of_change_over_a_list() -> None:
     assert changes(text) == [-0.71, -0.82, 0]
 
 
+def test_a_caption_of_change_over_an_aligned_row() -> None:
+    # aligned like a table, one name per percentage; the row of levels above it (no word of
+    # change in its caption) states nothing
+    text = ("Results, 4 poll queues, 4 CPU VM:\n\n"
+            "CPU usage per job:\n"
+            "    seqread(64k, QD32)    41%    seqwrite(64k, QD32)    38%\n"
+            "throughput reduction:\n"
+            "    seqread  0.57%     seqwrite  0.57%    rndread  2.10%    rndwrite  0%\n")
+    found = find_percent_changes(text.splitlines())
+    assert [(dict(c.condition)["test"], c.stated.sign * c.stated.value) for c in found] == [
+        ("seqread", -0.57), ("seqwrite", -0.57), ("rndread", -2.10), ("rndwrite", 0)]
+
+
+def test_an_aligned_row_with_other_figures_is_no_list_of_changes() -> None:
+    text = "throughput reduction:\n    seqread  0.57%   4.1 GB/s    rndread  2.10%\n"
+    assert changes(text) == []
+
+
 def test_signed_changes_named_one_per_line() -> None:
     text = ("Numbers from xdp_rxq_info at 1500 MTU:\n\n"
             "XDP_DROP      +2%\nXDP_PASS      -0,8%\nXDP_TX        -1,1%\n\n"

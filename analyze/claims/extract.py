@@ -287,7 +287,7 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     )
 
 
-_CUT_WORD = compile_words(r"reduc\w*|\bsav(?:es?|ed|ings?)\b|\bcut\b|shav\w*|eliminat\w*"
+_CUT_WORD = compile_words(r"reduc\w*|decreas\w*|\bsav(?:es?|ed|ings?)\b|\bcut\b|shav\w*|eliminat\w*"
                           r"|\bfewer\b|\bless\b", re.I)
 
 
@@ -546,8 +546,9 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
                 used.add(m.line)
         said = set()  # the rule-matched reader's changes first; the same percentage once
         for change in stated:
-            key = (change.line, change.stated.value)
-            if change.line not in used and key not in said and key not in captioned:
+            # (one percentage per line, but an aligned row names a test for each of its own)
+            key = (change.line, change.stated.value, dict(change.condition).get("test"))
+            if change.line not in used and key not in said and key[:2] not in captioned:
                 found.append((_stated_claim(message, block, change), _rounding(change.stated)))
                 said.add(key)
         for result in find_prose_results(block.lines):

@@ -75,6 +75,7 @@ _LEFT_DIGITS = re.compile(r"(?<=[a-z/])\d+|\d+(?=[a-z])")
 # a percentage and the brackets or sign around it, taken out of a line's shape
 _PERCENTS = re.compile(r"[(\[]?\s*[+\-~±]?\s*\d+(?:[.,]\d+)?\s*%\s*[)\]]?|[(\[]\s*[\d.]+\s*[)\]]")
 # `time`'s breakdown: what the run cost the CPU beside how long it took (`real`)
+_TYPED_BLANK = re.compile(r"(?<=[,=])\s+")
 _TIME_PARTS = re.compile(r"^\s*(?:user|usr|sys)\b")
 
 
@@ -195,7 +196,9 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
     # `(73.5GiB/180000msec)` on one line is `(69.7GiB/180002msec)` on the next (a label's
     # figure, `percentile 99.990 =`, stays: it tells the lines apart)
     shape = _LEFT_DIGITS.sub("#", "".join(parts).lower())
-    return " ".join(shape.split()), _Line(index, text, qs, stated)
+    # (blanks after a comma or an `=` are the typist's: fio's `max=285,avg=53.47, stdev= 8.28`
+    # on one side is `max=343, avg=59.63, stdev=10.26` on the other)
+    return _TYPED_BLANK.sub("", " ".join(shape.split())), _Line(index, text, qs, stated)
 
 
 def _without_spreads(qs: Iterable[Quantity]) -> list[Quantity]:
@@ -451,6 +454,25 @@ def _relative_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section]]:
     return pairs
 
 
+# a run's label in brackets at the start of its line: `(passthru) read: IOPS=17.2k, ...`
+_LABEL = re.compile(r"\s*[(\[]([A-Za-z][\w\-+./ ]{0,30})[)\]]\s+(?=\S)")
+
+
+_NAME_WORD = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")
+
+
+def _spelled(words: Iterable[str]) -> set[str]:
+    """Words with one spelling: `passthru` is `passthrough`."""
+    return {w.replace("thru", "through") for w in words}
+
+
+def _caption_words(text: str) -> set[str]:
+    """The words of a caption, a hyphenated one whole and in its parts (`Zero-copy:` is
+    named by the series `ublk zero-copy support`)."""
+    words = _NAME_WORD.findall(text.lower())
+    return _spelled([*words, *(part for w in words if "-" in w for part in w.split("-"))])
+
+
 def _named_sections(lines: Sequence[str], series: frozenset[str]) -> list[tuple[_Section, _Section]]:
     """Runs under two captions that name no side, one of them named by the series itself:
 
@@ -462,27 +484,37 @@ def _named_sections(lines: Sequence[str], series: frozenset[str]) -> list[tuple[
 
     The caption that names what the series is (a word of its subject's title, `series`) is
     the patched run; the caption beside it that does not, the baseline. A caption is a short
-    line of words ending in `:` with figure lines within two lines below it; its run goes to
-    the next caption."""
+    line of words ending in `:` with figure lines within two lines below it, or a label in
+    brackets that starts a run's line (`(passthru) read: IOPS=17.2k, ...` then `(block)
+    read: IOPS=15.3k, ...`); its run goes to the next caption."""
     if not series:
         return []
-    captions: list[tuple[int, bool]] = []  # caption line, whether it names the series
+    named_by = _spelled(series)
+    captions: list[tuple[int, bool, int | None]] = []  # line, names the series, label's end
     for i, line in enumerate(lines[:-1]):
+        label = _LABEL.match(line) if line.lstrip()[:1] in "([" else None
+        if label is not None and not _DIGIT.search(label.group(1)) \
+                and _template(i, line[label.end():]) is not None:
+            words = _caption_words(label.group(1))
+            captions.append((i, bool(named_by & words), label.end()))
+            continue
         text = line.strip()
         if (not text.endswith(":") or len(text) > _MAX_CAPTION or _DIGIT.search(text)
                 or len(text.split()) > _MAX_CAPTION_WORDS or side_caption(line) is not None):
             continue
         if not any(_template(j, lines[j]) is not None for j in range(i + 1, min(len(lines), i + 3))):
             continue
-        captions.append((i, bool(series & set(_CAPTION_WORD.findall(text.lower())))))
+        captions.append((i, bool(named_by & _caption_words(text)), None))
     pairs = []
     for k in range(len(captions) - 1):
-        (i, named), (j, other_named) = captions[k], captions[k + 1]
-        if named == other_named:
-            continue
+        (i, named, at), (j, other_named, other_at) = captions[k], captions[k + 1]
+        if named == other_named or (at is None) != (other_at is None):
+            continue  # (a label pairs with a label, a caption line with a caption line)
         end = captions[k + 2][0] if k + 2 < len(captions) else min(len(lines), j + 1 + _MAX_SECTION)
-        first = _Section(PATCHED if named else BASELINE, lines[i].strip(" :"), i + 1, j)
-        second = _Section(PATCHED if other_named else BASELINE, lines[j].strip(" :"), j + 1, end)
+        first = _Section(PATCHED if named else BASELINE, lines[i].strip(" :"), i + 1, j,
+                         None if at is None else (i, at))
+        second = _Section(PATCHED if other_named else BASELINE, lines[j].strip(" :"), j + 1, end,
+                          None if other_at is None else (j, other_at))
         pairs.append((first, second) if first.role == BASELINE else (second, first))
     return pairs
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
@@ -207,4 +208,48 @@ def find_percent_changes(lines: Sequence[str]) -> list[StatedChange]:
                 and not line[:qs[0].start].rstrip().endswith("-"):
             context = " ".join(t for t in (caption_of.get(i, ""), line.strip()) if t)
             out.append(StatedChange(stated=qs[0], line=i, quote=line.strip(), context=context))
+    said.update((c.line, c.stated.value) for c in out)
+    out.extend(c for c in _captioned_rows(lines, caption_of) if (c.line, c.stated.value) not in said)
     return sorted(out, key=lambda c: (c.line, c.stated.start))
+
+
+# a name before each percentage of an aligned row: `read  0.92%     write  0.92%`
+_ROW_NAME = re.compile(r"\s*([A-Za-z][\w()./,+-]*(?: [\w()./,+-]+){0,3}?)\s+$")
+
+
+def _captioned_rows(lines: Sequence[str], caption_of: dict[int, str]) -> list[StatedChange]:
+    """The changes of an aligned row under a caption of change, one per name:
+
+        performance reduction:
+            read  0.92%     write  0.92%    randread  1.61%    randwrite  0%
+
+    (the paragraphs above leave aligned rows out as a table's). Every figure of the row is a
+    percentage with a name before it, and the caption says what changed and which way."""
+    out: list[StatedChange] = []
+    for i, line in enumerate(lines):
+        caption = caption_of.get(i, "")
+        if not caption or "%" not in line or len(line) > _MAX_LINE or _PROFILE.search(line) \
+                or not _CHANGE.search(caption) or not _PERF.search(caption) \
+                or _SHARE_BEFORE.search(caption.rstrip(": ")):
+            continue
+        qs = find_quantities(line)
+        if not qs or any(q.kind != "percent" or q.high is not None for q in qs):
+            continue
+        named, start = [], 0
+        for q in qs:
+            m = _ROW_NAME.fullmatch(line, start, q.start)
+            if m is None:
+                break
+            named.append((m.group(1), q))
+            start = q.end
+        if len(named) != len(qs) or line[start:].strip():
+            continue
+        metric = metric_of(None, caption)
+        for name, q in named:
+            if q.sign is None:  # the caption's words give it: read the percentage after them
+                text = f"{caption} {q.text}"
+                sign = _signed(replace(q, start=len(caption) + 1, end=len(text)), text, metric).sign
+                q = replace(q, sign=sign)
+            out.append(StatedChange(stated=q, line=i, quote=line.strip(),
+                                    context=f"{caption} {name}", condition=(("test", name),)))
+    return out
