@@ -484,6 +484,13 @@ def test_an_arrow_pair_takes_the_change_written_before_it():
     assert (m.baseline.value, m.patched.value, m.stated.value) == (1900, 2400, 25)
 
 
+def test_a_chain_of_arrows_is_a_path_not_a_pair():
+    # a figure followed patch by patch across a series: no one before and after
+    assert find_list_measurements(["roughly 28 MIOPS -> 26 -> 27 -> 29 over the series"]) == []
+    [m] = find_list_measurements(["randread: 28 MIOPS -> 31 MIOPS"])
+    assert (m.baseline.value, m.patched.value, m.unit) == (28, 31, "MIOPS")
+
+
 def test_netperf_with_cpu_columns_gives_the_rate_and_each_cpu_column():
     """`-c -C` adds CPU utilisation and service demand columns: each is a claim beside the
     transaction rate; the commands between the caption and the output are skipped."""

@@ -525,3 +525,42 @@ Kernel        | Test                      | Generic | Native
     assert [(m.baseline.value, m.patched.value) for m in found] == [
         (2.1, 2.2), (8.8, 9.4), (1.4, 1.4), (10.2, 10.9)]
     assert found[1].condition == (("test", "redirect      ice->ice"), ("measure", "Native"))
+
+
+def test_box_table_rows_named_by_side_beside_a_reference_row():
+    from analyze.claims.tables.variant_rows import find_variant_rows
+    text = """\
++-----------------------+-----------+-------------+
+| Ring size: 1024       | SKB mode  | Native      |
++-----------------------+-----------+-------------+
+| Striding (baseline)   | 2.10 Mpps | 12.4 Mpps   |
++-----------------------+-----------+-------------+
+| Striding (patched)    | 2.15 Mpps | 12.1 Mpps   |
++-----------------------+-----------+-------------+
+| Linear                | 2.00 Mpps | 11.7 Mpps   |
++-----------------------+-----------+-------------+
+"""
+    found = find_variant_rows(text.splitlines())
+    # the rules are no rows; `Linear` is neither side: a reference, compared with nothing
+    assert [(m.baseline.value, m.patched.value, m.unit) for m in found] == [
+        (2.10, 2.15, "Mpps"), (12.4, 12.1, "Mpps")]
+
+
+def test_one_baseline_column_beside_unnamed_variants():
+    """Rule 1 of a claim: two patched variants against one baseline are a claim each; the
+    blank label cell of the header and the labels of the rows are one column."""
+    text = """\
+           | baseline  | 1-7       | 1-9         | diff
+box A:    | 21 MIOPS  | 24 MIOPS  | 24.6  MIOPS | 17 %
+box B:    | 19 MIOPS  | 19 MIOPS  | 19.5  MIOPS | ~3 %
+"""
+    found = find_table_measurements(text.splitlines())
+    assert sorted((m.baseline.value, m.patched.value) for m in found) == [
+        (19, 19), (19, 19.5), (21, 24), (21, 24.6)]
+    assert {m.unit for m in found} == {"MIOPS"}
+
+
+def test_a_baseline_row_is_no_header_of_variants():
+    # the baseline's own row in an aligned table, and a sweep's values, are not variants
+    assert find_table_measurements(["baseline    2900      5800", "variant     3100      6000"]) == []
+    assert find_table_measurements(["      | baseline | 1 | 2 | 4", "run   | 3.1 | 3.3 | 3.5 | 3.9"]) == []

@@ -94,7 +94,7 @@ UNITS: tuple[Unit, ...] = (
           "calls/sec",
           "ops per second", "ops per sec", "operations per second"), "ops/s", 1.0),
     Unit(("Kops/s", "kops/s", "Kops/sec", "kops/sec", "KIOPS", "kIOPS"), "ops/s", 1e3),
-    Unit(("Mops/s", "Mops/sec", "Mop/s"), "ops/s", 1e6),
+    Unit(("Mops/s", "Mops/sec", "Mop/s", "MIOPS"), "ops/s", 1e6),
     # the bpf selftests' bench prints event rates as `44.118 ± 0.052M/s`
     Unit(("K/s", "k/s"), "ops/s", 1e3),
     Unit(("M/s",), "ops/s", 1e6),

@@ -651,6 +651,8 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     bq, pq = left[-1], right[0]
     if line[bq.end:arrow.start()].strip() or line[arrow.end():pq.start].strip():
         return None
+    if _ARROW.match(line[pq.end:pq.end + 4]) or _ARROW.search(line[max(0, bq.start - 5):bq.start]):
+        return None  # `31 -> 29 -> 30 -> 32`: a figure's path across patches, not one pair
     label = line[:bq.start].strip(" \t:-,;")
     unit = bq.unit or pq.unit
     if not (bq.canonical_unit or pq.canonical_unit):

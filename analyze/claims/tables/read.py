@@ -142,6 +142,26 @@ def _pairs(roles: Sequence[str | None]) -> list[tuple[int, int, int | None]]:
     return out
 
 
+_PLAIN_NUMBER = re.compile(r"\s*[\d.,]+\s*$")
+
+
+def _variants(roles: list[str | None], cells: Sequence[_Cell], line: str) -> list[str | None]:
+    """A header with one baseline column and no patched one (`| baseline | 0-15 | 0-16 |
+    diff`): the unnamed columns after the baseline are variants of the patched side, each
+    compared with the baseline. Only when a column of row labels comes first (the baseline's
+    row label in an aligned table, `baseline  2900  5800`, is no header) and no unnamed
+    column is a bare number (a sweep's values)."""
+    if roles.count(BASELINE) != 1 or PATCHED in roles:
+        return roles
+    b = roles.index(BASELINE)
+    after = [k for k in range(b + 1, len(roles)) if roles[k] is None]
+    labels_first = b > 0 or "|" in line[:cells[b].start]  # (`           | baseline  | ...`)
+    if not labels_first or not after or any(_PLAIN_NUMBER.match(cells[k].text) for k in after):
+        return roles
+    stop = next((k for k in range(b + 1, len(roles)) if roles[k] is not None), len(roles))
+    return [PATCHED if b < k < stop and r is None else r for k, r in enumerate(roles)]
+
+
 def _header(line: str) -> _Header | None:
     if len(line) > _MAX_HEADER or not names_a_side(line) or _BLOAT_O_METER.match(line):
         return None
@@ -157,7 +177,7 @@ def _header(line: str) -> _Header | None:
             cells = _spans(_WORD, line)
     if not 2 <= len(cells) <= MAX_COLUMNS:
         return None
-    roles = resolve_roles([c.text for c in cells])
+    roles = _variants(resolve_roles([c.text for c in cells]), cells, line)
     if not pipe and words and any(r is None for r in roles[1:]):
         # words one space apart are a header only when each names a column (`threads before
         # after`); `Without your patches applied -` is a caption in words
@@ -183,6 +203,10 @@ def _row_columns(header: _Header, hline: str, line: str) -> tuple[list[_Cell | N
     n = len(header.cells)
     if header.pipe:
         cells = _pipe_cells(line)
+        if len(cells) == n + 1 and hline.lstrip().startswith("|") \
+                and not line.lstrip().startswith("|"):
+            # the header's label cell is blank (`      | baseline | ...`), the row's is not
+            return list(cells[1:]), cells[0]
         return [cells[i] if i < len(cells) else None for i in range(n)], None
     cells = _spans(_ALIGNED_CELL, line[:_MAX_ROW * 50])
     if len(cells) < n:

@@ -9,11 +9,14 @@
 The first column holds two names that tell the sides apart as header words do
 (`roles.resolve_roles`: `5.11` and `5.11 + patch`, `before` and `after`); a baseline row
 pairs with the patched row whose other label cells are the same, column by column. A case
-one side has no row for is compared with nothing.
+one side has no row for is compared with nothing; a row of neither side (`Unaligned` beside
+`Aligned (baseline)` and `Aligned (with patches)`) is a reference, compared with nothing.
+A box table's rules (`+------+------+`) between the rows are skipped.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from analyze.claims.lexer.numbers import find_quantities
@@ -23,6 +26,8 @@ from .roles import BASELINE, PATCHED, names_a_side, resolve_roles, with_unit
 
 _MAX_LINE = 400
 _MAX_ROWS = 200
+_MAX_SIDES = 4
+_RULE = re.compile(r"\s*[+|]?(?:[-=]+[+|])+[-=]*\s*$")
 
 
 def _cells(line: str) -> list[str]:
@@ -43,8 +48,8 @@ def find_variant_rows(lines: Sequence[str]) -> list[Measurement]:
             i += 1
             continue
         end = i
-        while end < n and end - i < _MAX_ROWS and lines[end].count("|") >= 2 \
-                and len(lines[end]) <= _MAX_LINE:
+        while end < n and end - i < _MAX_ROWS and len(lines[end]) <= _MAX_LINE \
+                and (lines[end].count("|") >= 2 or _RULE.match(lines[end])):
             end += 1
         out += _table(lines, i, end)
         i = end
@@ -52,7 +57,10 @@ def find_variant_rows(lines: Sequence[str]) -> list[Measurement]:
 
 
 def _table(lines: Sequence[str], start: int, end: int) -> list[Measurement]:
-    rows = [(r, _cells(lines[r])) for r in range(start, end)]
+    # (a box table's rules between its rows are no rows: `+------+------+`)
+    rows = [(r, _cells(lines[r])) for r in range(start, end) if not _RULE.match(lines[r])]
+    if not rows:
+        return []
     width = len(rows[0][1])
     if width < 3 or any(len(cells) != width for _, cells in rows):
         return []
@@ -63,11 +71,12 @@ def _table(lines: Sequence[str], start: int, end: int) -> list[Measurement]:
     header = rows[0][1] if not any(_is_figure(c) for c in rows[0][1]) else []
     body = rows[1:] if header else rows
     sides = sorted({cells[0] for _, cells in body})
-    if len(sides) != 2:
+    if len(sides) > _MAX_SIDES:
         return []
     roles = dict(zip(sides, resolve_roles(sides), strict=True))
-    if set(roles.values()) != {BASELINE, PATCHED}:
-        return []
+    if sorted(r for r in roles.values() if r is not None) != sorted((BASELINE, PATCHED)):
+        return []  # (one name of each side; a row of neither, `Unaligned`, is a reference)
+    body = [(r, cells) for r, cells in body if roles[cells[0]] is not None]
     figures = [k for k in range(1, width) if body and all(_is_figure(cells[k]) for _, cells in body)]
     if not figures:
         return []
