@@ -49,6 +49,7 @@ MODULES = (
     "analyze.claims.shell.commands",
     "analyze.claims.shell.conditions",
     "analyze.claims.shell.loops",
+    "analyze.claims.tables.baseline_row",
     "analyze.claims.tables.lkp",
     "analyze.claims.tables.perf_stat",
     "analyze.claims.tables.read",

@@ -564,3 +564,30 @@ def test_a_baseline_row_is_no_header_of_variants():
     # the baseline's own row in an aligned table, and a sweep's values, are not variants
     assert find_table_measurements(["baseline    2900      5800", "variant     3100      6000"]) == []
     assert find_table_measurements(["      | baseline | 1 | 2 | 4", "run   | 3.1 | 3.3 | 3.5 | 3.9"]) == []
+
+
+def test_variant_rows_under_a_baseline_row():
+    """A row named the baseline, then rows of variants with figures only in some columns:
+    each figure against the baseline's in its column. A spread row ends the variants, and
+    a row naming the baseline again is none."""
+    from analyze.claims.tables.baseline_row import find_baseline_rows
+    text = """\
+Forwarding rates with a generator at line rate (in Kpps):
+
+            no XDP    XDP_PASS    redirect    redirect+GSO
+baseline    3100      6200        2500        2500 (n/a)
+napi kthread                      2100        3800
+old patchset                      2150        3750
+stddev      20        40          30          30
+"""
+    found = find_baseline_rows(text.splitlines())
+    assert [(dict(m.condition)["variant"], dict(m.condition)["measure"], m.baseline.value,
+             m.patched.value, m.unit) for m in found] == [
+        ("napi kthread", "redirect", 2500, 2100, "Kpps"),
+        ("napi kthread", "redirect+GSO", 2500, 3800, "Kpps"),
+        ("old patchset", "redirect", 2500, 2150, "Kpps"),
+        ("old patchset", "redirect+GSO", 2500, 3750, "Kpps")]
+    again = text.replace("old patchset", "baseline (rerun)")
+    assert len(find_baseline_rows(again.splitlines())) == 2
+    # figures no unit or word names are settings
+    assert find_baseline_rows(["            rx    tx", "baseline    512   512", "tuned       1024  1024"]) == []

@@ -39,6 +39,7 @@ from .roles import (
     unit_in_text,
     with_unit,
 )
+from .baseline_row import find_baseline_rows
 from .variant_rows import find_variant_rows
 from .vs_cells import find_vs_cells
 
@@ -460,4 +461,5 @@ def find_table_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> l
     out += find_perf_stat_measurements(lines)
     out += find_vs_cells(lines)
     out += find_variant_rows(lines)
+    out += find_baseline_rows(lines)
     return out
