@@ -23,6 +23,7 @@ from analyze.claims.shell.conditions import condition_from_header, condition_of,
 from analyze.claims.shell.loops import Loop, loop_for_values
 from analyze.limits import DEFAULT_LIMITS, table_too_long
 
+from .baseline_row import find_baseline_rows
 from .lkp import find_lkp_measurements
 from .perf_stat import find_perf_stat_measurements
 from .roles import (
@@ -39,7 +40,6 @@ from .roles import (
     unit_in_text,
     with_unit,
 )
-from .baseline_row import find_baseline_rows
 from .variant_rows import find_variant_rows
 from .vs_cells import find_vs_cells
 
