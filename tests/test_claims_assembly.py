@@ -386,3 +386,32 @@ def test_cpu_pinning_is_a_setup_not_the_metric_of_a_gain():
     [c] = _claims("Without patch 1, i.e. to leverage CPU pinning, there is only ~13% "
                   "performance gain of polling.\n")
     assert (c.metric, c.stated_change_pct, c.direction) == ("other", 13, "improvement")
+
+
+def test_a_whole_quoted_patch_keeps_the_claim_of_its_commit_message():
+    """A reply quoting a whole patch: the diff's figures are code, the commit message's
+    pair above it is a claim (attributed to the message quoted)."""
+    body = """\
+Jane Doe <jane@example.org> writes:
+
+> > Use the bulk free API in the Tx completion path.
+> >
+> > XDP_TX (current code): 6.1Mpps
+> > XDP_TX (current code + bulk free): 7.3Mpps
+> >
+> > Signed-off-by: Jane Doe <jane@example.org>
+> > ---
+> >  drivers/net/ethernet/acme/tx.c | 5 ++++-
+> >  1 file changed, 4 insertions(+), 1 deletion(-)
+> >
+> > diff --git a/drivers/net/ethernet/acme/tx.c b/drivers/net/ethernet/acme/tx.c
+> > @@ -120,7 +120,8 @@ static int acme_clean_tx(struct acme_ring *ring, int budget)
+> > -\tfor (i = 0; i < 64; i++)
+> > +\tfor (i = 0; i < 128; i++)
+> > +\t\tcount += 2;
+
+Have you measured the cache pressure this adds?
+"""
+    claims = _claims(body)
+    assert [(c.baseline, c.patched, c.unit) for c in claims] == [(6.1, 7.3, "Mpps")]
+    assert claims[0].quoted

@@ -491,6 +491,21 @@ def test_a_chain_of_arrows_is_a_path_not_a_pair():
     assert (m.baseline.value, m.patched.value, m.unit) == (28, 31, "MIOPS")
 
 
+def test_two_lines_of_one_setup_and_the_same_setup_with_an_addition():
+    found = find_list_measurements([
+        "XDP_TX (driver path): 6.1Mpps",
+        "XDP_TX (driver path + bulk free): 7.3Mpps",
+        "",
+        "TCP_RR (baseline): 51000 trans/s",
+        "TCP_RR (baseline + revert): 49500 trans/s",
+    ])
+    assert [(m.baseline.value, m.patched.value) for m in found] == [(6.1, 7.3), (51000, 49500)]
+    # a label adding a different test, not something to the same setup, pairs nothing
+    assert find_list_measurements(["rx: 5.1 Mpps", "rx drop: 3.2 Mpps"]) == []
+    # nor do lines far apart, or of different quantities
+    assert find_list_measurements(["net-next: 5.1 Mpps", "net-next with series: 12 us"]) == []
+
+
 def test_netperf_with_cpu_columns_gives_the_rate_and_each_cpu_column():
     """`-c -C` adds CPU utilisation and service demand columns: each is a claim beside the
     transaction rate; the commands between the caption and the output are skipped."""

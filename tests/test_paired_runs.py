@@ -429,3 +429,16 @@ IOPS=6.41M, BW=3.13GiB/s, IOS/call=32/31
 Maximum IOPS=6.41M
 """
     assert pairs(runs) == [(6.10, 6.40), (2.98, 3.13)]
+
+
+def test_a_stray_bracket_does_not_change_a_lines_shape():
+    text = """\
+CONFIG_FOO=n, tracing off
+fwd: 901 Mb/s  1760311 pps  (100%)
+nf:  844 Mb/s  1650229 pps  ( 93.7%))
+
+CONFIG_FOO=n, tracing off, JIT ON:
+fwd: 899 Mb/s  1755120 pps  (100%)
+nf:  850 Mb/s  1660013 pps  ( 94.5%)
+"""
+    assert pairs(text) == [(901, 899), (1760311, 1755120), (844, 850), (1650229, 1660013)]

@@ -141,7 +141,10 @@ def _blocks(message: Message) -> Iterator[_Block]:
             continue
         lines = [strip_quote(x, depth) for x in raw] if depth else raw
         if depth and _is_quoted_hunk(lines):
-            continue
+            # a whole patch quoted: its commit message above the diff may still hold a claim
+            lines = _message_above_diff(lines)
+            if not lines or _is_quoted_hunk(lines) or not _has_figure(lines):
+                continue
         content, blanked = _content(lines)
         if not blanked or _has_figure(content):  # (unchanged lines hold the figure seen)
             yield _Block(depth, first, content)
@@ -382,6 +385,17 @@ def _rounding(stated: Quantity) -> float:
 _CODE_LINE = re.compile(r"^[+-](?:\t|\s*(?:[{}#]|/\*|\*(?!\*)|//)|\s*(?:static|return|if|else|for|while"
                         r"|struct|int|unsigned|void|const|u\d\d|bool|long|goto)\b)")
 _MIN_CODE_LINES = 3
+
+
+_DIFF_START = re.compile(r"^(?:---\s*$|diff --git |@@ -|Index: )")
+
+
+def _message_above_diff(lines: Sequence[str]) -> list[str]:
+    """The lines of a quoted patch above its diff (`---`, `diff --git`, a hunk header)."""
+    for k, line in enumerate(lines):
+        if _DIFF_START.match(line):
+            return list(lines[:k])
+    return []
 
 
 def _is_quoted_hunk(lines: Sequence[str]) -> bool:

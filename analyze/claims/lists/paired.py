@@ -75,6 +75,7 @@ _LEFT_DIGITS = re.compile(r"(?<=[a-z/])\d+|\d+(?=[a-z])")
 # a percentage and the brackets or sign around it, taken out of a line's shape
 _PERCENTS = re.compile(r"[(\[]?\s*[+\-~±]?\s*\d+(?:[.,]\d+)?\s*%\s*[)\]]?|[(\[]\s*[\d.]+\s*[)\]]")
 # `time`'s breakdown: what the run cost the CPU beside how long it took (`real`)
+_BRACKETS = str.maketrans("", "", "()[]")
 _TYPED_BLANK = re.compile(r"(?<=[,=])\s+")
 _TIME_PARTS = re.compile(r"^\s*(?:user|usr|sys)\b")
 
@@ -197,7 +198,9 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
     # figure, `percentile 99.990 =`, stays: it tells the lines apart)
     shape = _LEFT_DIGITS.sub("#", "".join(parts).lower())
     # (blanks after a comma or an `=` are the typist's: fio's `max=285,avg=53.47, stdev= 8.28`
-    # on one side is `max=343, avg=59.63, stdev=10.26` on the other)
+    # on one side is `max=343, avg=59.63, stdev=10.26` on the other; so are brackets left
+    # by the percentages taken out: `( 92.6%)  ( 92.5%))`)
+    shape = shape.translate(_BRACKETS)
     return _TYPED_BLANK.sub("", " ".join(shape.split())), _Line(index, text, qs, stated)
 
 

@@ -703,5 +703,72 @@ def find_list_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> li
         elif line.strip():
             text = line.strip()
             caption, anchor = (text if len(text) <= _MAX_CAPTION else ""), i
+    out += _relative_lines(lines, used)
     out += _block_measurements(lines, used, max_rows, ShellContext(lines))
     return out
+
+
+# `XDP_REDIRECT (upstream codepath + bulking APIs): 10.1Mpps`: a label, a colon, one figure
+_LABELLED = re.compile(r"\s*([A-Za-z][^:=]{0,80}?)\s*:\s*(?=[~<>]?\s*\d)")
+_LABEL_WORD = re.compile(r"[a-z0-9_]+")
+_ADDED = compile_words(r"^(?:\+|with\b|w/)", re.I)
+
+
+def _relative_lines(lines: Sequence[str], used: set[int]) -> list[Measurement]:
+    """Two lines in a row, one figure each, labelled as one setup and the same setup with
+    something added:
+
+        XDP_REDIRECT (upstream codepath): 8.5Mpps
+        XDP_REDIRECT (upstream codepath + bulking APIs): 10.1Mpps
+
+    The longer label starts with all of the shorter one's words and adds one to three,
+    after a `+`, `with` or `w/` (`rx: 5 Mpps` over `rx drop: 3 Mpps` adds a different test,
+    not something to the same setup); it is the patched side unless what it adds names the
+    baseline (`+ revert`)."""
+    out: list[Measurement] = []
+    previous: tuple[int, str, tuple[str, ...], Quantity] | None = None
+    for i, line in enumerate(lines):
+        m = _LABELLED.match(line) if ":" in line and len(line) <= _MAX_CAPTION and i not in used \
+            else None
+        qs = [q for q in find_quantities(line) if q.start >= m.end()] if m else []
+        if m is None or len(qs) != 1 or qs[0].kind != "number" or not qs[0].canonical_unit \
+                or line[qs[0].end:].strip(" .,;"):
+            previous = None
+            continue
+        label = m.group(1)
+        here = (i, label, tuple(_LABEL_WORD.findall(label.lower())), qs[0])
+        if previous is not None and previous[0] == i - 1 \
+                and previous[3].canonical_unit == qs[0].canonical_unit:
+            pair = _extends(previous, here) or _extends(here, previous)
+            if pair is not None:
+                (bi, _, _, bq), (pi, _, _, pq) = pair
+                first = min(bi, pi)
+                out.append(Measurement(
+                    baseline=bq, patched=pq, source="list", line=first,
+                    quote=f"{lines[first].rstrip()}\n{lines[first + 1].rstrip()}",
+                    unit=bq.unit or pq.unit, stated=None, condition=(),
+                    context=f"{previous[1]} {label}"))
+                used.update((i - 1, i))
+                previous = None
+                continue
+        previous = here
+    return out
+
+
+_Labelled = tuple[int, str, tuple[str, ...], Quantity]
+
+
+def _extends(short: _Labelled, long: _Labelled) -> tuple[_Labelled, _Labelled] | None:
+    """(baseline, patched) when `long`'s label adds to `short`'s (see `_relative_lines`)."""
+    words, more = short[2], long[2]
+    if not words or more[:len(words)] != words or not 1 <= len(more) - len(words) <= 3:
+        return None
+    # what follows the shorter label's words in the longer one: `+ bulking APIs)`
+    text = long[1].lower()
+    at = 0
+    for word in words:
+        at = text.find(word, at) + len(word)
+    if not _ADDED.search(text[at:].strip(" ()[],")):
+        return None
+    extra = " ".join(more[len(words):])
+    return (long, short) if role_of(extra) == BASELINE else (short, long)
