@@ -506,6 +506,25 @@ def test_two_lines_of_one_setup_and_the_same_setup_with_an_addition():
     assert find_list_measurements(["net-next: 5.1 Mpps", "net-next with series: 12 us"]) == []
 
 
+def test_a_runs_maximum_after_its_samples_is_not_its_figure():
+    text = """\
+queue pairs (before):
+IOPS=3.10M, BW=1513MiB/s, IOS/call=2/1
+IOPS=3.14M, BW=1533MiB/s, IOS/call=2/2
+Exiting on timeout
+Maximum IOPS=3.14M
+
+queue pairs (after):
+IOPS=4.41M, BW=2.15GiB/s, IOS/call=2/1
+IOPS=4.45M, BW=2.17GiB/s, IOS/call=2/1
+Exiting on timeout
+Maximum IOPS=4.45M
+"""
+    found = find_list_measurements(text.splitlines())
+    assert [(m.baseline.text, m.patched.text) for m in found] == [
+        ("3.10M", "4.41M"), ("1513MiB/s", "2.15GiB/s")]
+
+
 def test_netperf_with_cpu_columns_gives_the_rate_and_each_cpu_column():
     """`-c -C` adds CPU utilisation and service demand columns: each is a claim beside the
     transaction rate; the commands between the caption and the output are skipped."""

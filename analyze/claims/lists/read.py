@@ -46,6 +46,7 @@ _DIGIT = re.compile(r"\d")
 # and t/io_uring's bookkeeping (`io=439GiB`, `run=90001msec`, `IOS/call=32/32`)
 _NOISE_KEY = compile_words(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread|^\s*(?:min|max|io|run|runt"
                            r"|ios/call|samples?)\s*$|^\s*(?:maximum|minimum|peak)\b", re.I)
+_PEAK_BEFORE = re.compile(r"\b(?:maximum|minimum|max|min|peak|best|worst)\s*$", re.I)
 _PROMPT = re.compile(r"^\s*[$#]\s+\S")  # `$ netperf -H ...`: the command, not its output
 _RESIDUE = re.compile(r"[\s()\[\],;+\-*]+")
 # Words that make a unitless `X -> Y` a result (`tcp_rr: 512k -> 578k`), not a setting.
@@ -175,7 +176,9 @@ def _items_in(line: str, i: int) -> list[_Item]:
         out = []
         for m in pairs:
             q = next((q for q in qs if q.start == m.end()), None)
-            if q is not None:
+            if q is not None and not _PEAK_BEFORE.search(line, 0, m.start()):
+                # (t/io_uring's `Maximum IOPS=2.96M` after its samples: the best one, not
+                # the run's figure)
                 out.append(_Item(i, m.group(1), q, None))
         return out
     keyed = _KEY_COLON.match(line)
