@@ -273,6 +273,21 @@ kernel test robot noticed a -51.1% regression of fio.read_bw_MBps on:
     assert [m.condition[0][1] for m in ms] == ["fio.read_bw_MBps", "fio.read_clat_99%_ns"]
 
 
+def test_robot_table_of_several_commits():
+    """A bisection's candidates side by side: each commit's figure against the first
+    commit's, with its own `%change`; the monitors' rows stay out."""
+    ms = find_table_measurements(lines_of("""
+ 1a2b3c4d5e6f7a8b 2b3c4d5e6f7a8b9c0d1e2f3a4b5 3c4d5e6f7a8b9c0d1e2f3a4b5c6
+---------------- --------------------------- ---------------------------
+     20480           -51.0%      10035           -12.5%      17920        netperf.Throughput_Mbps
+      0.00            +0.4        0.41 ±  3%      +0.2        0.22        pp.self.tcp_sendmsg
+"""))
+    assert [(m.baseline.value, m.patched.value, m.stated.value, m.condition) for m in ms] == [
+        (20480, 10035, -51.0, (("measure", "netperf.Throughput_Mbps"), ("commit", "2b3c4d5e6f7a"))),
+        (20480, 17920, -12.5, (("measure", "netperf.Throughput_Mbps"), ("commit", "3c4d5e6f7a8b"))),
+    ]
+
+
 def test_robot_rows_quoted_without_header():
     # a reply keeps two rows of the report (post 28 of the evaluation set does this)
     ms = find_table_measurements(lines_of("""

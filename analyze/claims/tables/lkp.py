@@ -51,6 +51,7 @@ MONITORS = frozenset({
     "sched_debug", "slabinfo", "time", "cpuidle", "uptime", "turbostat", "pmeter",
     "interrupts", "softirqs", "boot-time", "diskstats", "pagetypeinfo", "buddyinfo",
     "lock_stat", "latency_stats", "kmsg", "dmesg", "filefrag", "ftrace", "sysctl", "vmstat_-s",
+    "pp",  # perf-profile, as people shorten it when they paste rows (`pp.self.tcp_sendmsg`)
 })
 # "kernel test robot noticed a -51.1% regression of fio.read_bw_MBps on:", "FYI, we noticed a
 # 12.8% improvement of netperf.Throughput_tps due to commit"
@@ -109,10 +110,59 @@ def _stands_alone(m: re.Match[str], line: str) -> bool:
         "±" in line or len(m.group("name")) > 6)
 
 
+# Several commits side by side (a bisection's candidates): a header of commit ids over a rule
+# of dashes, then per row the base figure and, for each other commit, its change and figure
+#
+#  7c80b038d23e1f4c 4890b686f4088c90432149bd6de 332b589c49656a45881bca4ecc0
+#  ---------------- --------------------------- ---------------------------
+#      15722           -69.5%       4792           -40.8%       9300        netperf.Throughput_Mbps
+_COMMITS = re.compile(r"^\s*[0-9a-f]{12,40}(?:\s+[0-9a-f]{12,40})+\s*$")
+_DASHES = re.compile(r"^[\s-]+-[\s-]*$")
+_CELL = re.compile(rf"\s+(?P<change>[+-]?(?:\d+(?:\.\d+)?|Inf)%?)\s+(?P<value>{_NUM}){_SPREAD}")
+_MULTI_ROW = re.compile(
+    rf"^\s*(?P<base>{_NUM}){_SPREAD}(?P<cells>(?:{_CELL.pattern}){{2,}})\s+"
+    rf"(?P<name>[A-Za-z][\w.\-:/%()@+]*)\s*$")
+
+
+def _commit_columns(lines: Sequence[str], max_rows: int, family: str | None) -> list[Measurement]:
+    """The rows of the robot's tables of several commits (see `_COMMITS`): a claim for each
+    commit against the first, keyed by the row's name and the commit."""
+    out: list[Measurement] = []
+    for h, header in enumerate(lines[:-1]):
+        if len(header) > _MAX_LINE or not _COMMITS.match(header) or not _DASHES.match(lines[h + 1]):
+            continue
+        commits = header.split()
+        for i in range(h + 2, min(len(lines), h + 2 + max_rows)):
+            line = lines[i]
+            m = _MULTI_ROW.match(line) if len(line) <= _MAX_LINE else None
+            if m is None:
+                if line.strip():
+                    break
+                continue
+            name = m.group("name")
+            base = _number(line, m, "base")
+            if base is None or not is_result(name, family):
+                continue
+            cells = list(_CELL.finditer(line, m.start("cells"), m.end("cells")))
+            for k, cell in enumerate(cells):
+                patched = _number(line, cell, "value")
+                if patched is None:
+                    continue
+                commit = commits[k + 1] if k + 1 < len(commits) else str(k + 1)
+                out.append(Measurement(
+                    baseline=base, patched=patched, source="table", line=i, quote=line.rstrip(),
+                    unit=None, stated=_change(cell),
+                    condition=(("measure", name), ("commit", commit[:12])), context=name,
+                ))
+    return out
+
+
 def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> list[Measurement]:
     """The benchmark's rows of the kernel test robot's `%change` tables, keyed by the row's
     name."""
     out: list[Measurement] = []
+    if any(_COMMITS.match(line) for line in lines if len(line) <= _MAX_LINE and "--" not in line):
+        out += _commit_columns(lines, max_rows, tested_family(lines))
     family = tested_family(lines) if any("noticed" in line for line in lines) else None
     active = False
     rows = 0  # of the table being read
