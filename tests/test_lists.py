@@ -334,6 +334,17 @@ TCP_RR latency (usec):
     assert {m.unit for m in ms} == {"usec"}
 
 
+def test_a_side_label_spaced_out_by_the_typist():
+    # `w/  patch` aligned under `w/o patch`: the label is both words, not `w/`
+    found = find_list_measurements([
+        "[msg/sec]  run1     run2",
+        "w/o patch  498,301  502,117",
+        "w/  patch  505,930  509,002",
+    ])
+    assert [(m.baseline.value, m.patched.value) for m in found] == [
+        (498301, 505930), (502117, 509002)]
+
+
 def test_side_named_rows_with_a_counted_header():
     text = ("Forwarding, Mpps:\nthreads      1      2      4\nbase       3.1    6.0   11.2\n"
             "patched    3.5    6.9   12.8")
@@ -523,6 +534,21 @@ Maximum IOPS=4.45M
     found = find_list_measurements(text.splitlines())
     assert [(m.baseline.text, m.patched.text) for m in found] == [
         ("3.10M", "4.41M"), ("1513MiB/s", "2.15GiB/s")]
+
+
+def test_a_label_with_no_before_it_is_the_baseline_and_reruns_count_once():
+    text = """\
+# ./bench.sh
+no-batching:    1.204 ± 0.021M/s (drops 0.000 ± 0.000M/s)
+batching:       1.377 ± 0.012M/s (drops 0.000 ± 0.000M/s)
+# ./bench.sh
+no-batching:    1.199 ± 0.030M/s (drops 0.000 ± 0.000M/s)
+batching:       1.381 ± 0.009M/s (drops 0.000 ± 0.000M/s)
+"""
+    found = find_list_measurements(text.splitlines())
+    assert [(m.baseline.value, m.patched.value, m.unit) for m in found] == [(1.204, 1.377, "M/s")]
+    # a different test named beside it is no pair
+    assert find_list_measurements(["no-batching: 1.2 Mpps", "batching-tx: 1.3 Mpps"]) == []
 
 
 def test_netperf_with_cpu_columns_gives_the_rate_and_each_cpu_column():

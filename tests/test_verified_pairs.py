@@ -135,3 +135,14 @@ Hmean     4      2200.00 (   0.00%)     2288.00 (   4.00%)     2145.00 (  -2.50%
 """
     assert pairs(text) == [(700, 690, -1.43), (700, 735, 5.0), (2200, 2288, 4.0),
                            (2200, 2145, -2.5)]
+
+
+def test_the_pairing_that_keeps_the_printed_sign_wins() -> None:
+    """`612.4k (+0.7%)` is up from the mean above it; the run beside it (616,950) is a
+    change of about -0.7 %, the printed size with the other sign: not the pair meant."""
+    text = """\
+[pkts/sec]  run1     run2     run3     mean
+before      601,337  608,004  615,702  608.3k
+after       603,118  616,950  617,260  612.4k (+0.7%)
+"""
+    assert pairs(text) == [(608.3, 612.4, 0.7)]

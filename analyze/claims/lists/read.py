@@ -719,43 +719,91 @@ _ADDED = compile_words(r"^(?:\+|with\b|w/)", re.I)
 
 def _relative_lines(lines: Sequence[str], used: set[int]) -> list[Measurement]:
     """Two lines in a row, one figure each, labelled as one setup and the same setup with
-    something added:
+    something added, or without something:
 
         XDP_REDIRECT (upstream codepath): 8.5Mpps
         XDP_REDIRECT (upstream codepath + bulking APIs): 10.1Mpps
 
+        no-private-stack:    0.662 ± 0.019M/s (drops 0.000 ± 0.000M/s)
+        private-stack:       0.673 ± 0.017M/s (drops 0.000 ± 0.000M/s)
+
     The longer label starts with all of the shorter one's words and adds one to three,
     after a `+`, `with` or `w/` (`rx: 5 Mpps` over `rx drop: 3 Mpps` adds a different test,
     not something to the same setup); it is the patched side unless what it adds names the
-    baseline (`+ revert`)."""
+    baseline (`+ revert`). A label that is the other with `no`, `non` or `without` before
+    it is the baseline. The figure may carry its spread and a remark in brackets; the same
+    two labels again (runs repeated) count at their first pair."""
     out: list[Measurement] = []
-    previous: tuple[int, str, tuple[str, ...], Quantity] | None = None
+    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    previous: _Labelled | None = None
     for i, line in enumerate(lines):
         m = _LABELLED.match(line) if ":" in line and len(line) <= _MAX_CAPTION and i not in used \
             else None
-        qs = [q for q in find_quantities(line) if q.start >= m.end()] if m else []
-        if m is None or len(qs) != 1 or qs[0].kind != "number" or not qs[0].canonical_unit \
-                or line[qs[0].end:].strip(" .,;"):
+        q = _lone_figure(line, m.end()) if m else None
+        if m is None or q is None:
             previous = None
             continue
         label = m.group(1)
-        here = (i, label, tuple(_LABEL_WORD.findall(label.lower())), qs[0])
+        here = (i, label, tuple(_LABEL_WORD.findall(label.lower())), q)
         if previous is not None and previous[0] == i - 1 \
-                and previous[3].canonical_unit == qs[0].canonical_unit:
-            pair = _extends(previous, here) or _extends(here, previous)
+                and previous[3].canonical_unit == q.canonical_unit:
+            pair = (_extends(previous, here) or _extends(here, previous)
+                    or _negates(previous, here) or _negates(here, previous))
             if pair is not None:
-                (bi, _, _, bq), (pi, _, _, pq) = pair
+                (bi, _, bwords, bq), (pi, _, pwords, pq) = pair
+                used.update((i - 1, i))
+                previous = None
+                if (bwords, pwords) in seen:
+                    continue  # a rerun of the same two
+                seen.add((bwords, pwords))
                 first = min(bi, pi)
                 out.append(Measurement(
                     baseline=bq, patched=pq, source="list", line=first,
                     quote=f"{lines[first].rstrip()}\n{lines[first + 1].rstrip()}",
                     unit=bq.unit or pq.unit, stated=None, condition=(),
-                    context=f"{previous[1]} {label}"))
-                used.update((i - 1, i))
-                previous = None
+                    context=f"{lines[first].strip()} {lines[first + 1].strip()}"))
                 continue
         previous = here
     return out
+
+
+def _lone_figure(line: str, start: int) -> Quantity | None:
+    """The one figure after a label: with a unit, maybe its spread (`± 0.019M/s`), and
+    nothing else but a remark in brackets (`(drops 0.000 ± 0.000M/s)`)."""
+    rest = line[start:]
+    bracket = rest.find("(")
+    head = rest if bracket < 0 else rest[:bracket]
+    if bracket >= 0 and not rest.rstrip().endswith(")"):
+        return None
+    found = find_quantities(head)
+    qs = [q for q in found if not is_spread(q)]
+    if len(qs) != 1 or qs[0].kind != "number" or head[:qs[0].start].strip():
+        return None
+    residue = head
+    for f in reversed(found):
+        residue = residue[:f.start] + residue[f.end:]
+    if residue.strip(" .,;"):
+        return None  # more words than a figure: a sentence, or a figure of something else
+    q = qs[0]
+    spread = next((f for f in found if is_spread(f)), None)
+    if not q.canonical_unit and spread is not None and spread.unit:
+        q = with_unit(q, spread.unit)  # `0.662 ± 0.019M/s`: the spread names the unit
+    if not q.canonical_unit:
+        return None
+    return Quantity(q.value, q.text, q.start + start, q.end + start, q.kind, q.unit,
+                    q.canonical_unit, q.canonical_value, q.bound, q.sign, q.high)
+
+
+_NEGATION = re.compile(r"^(?:no|non|without|w/o)[-\s]+", re.I)
+
+
+def _negates(without: _Labelled, other: _Labelled) -> tuple[_Labelled, _Labelled] | None:
+    """(baseline, patched) when `without`'s label is `other`'s with `no`/`non`/`without`
+    before it (`no-private-stack` and `private-stack`)."""
+    m = _NEGATION.match(without[1].strip())
+    if m is None or not other[2] or tuple(_LABEL_WORD.findall(without[1][m.end():].lower())) != other[2]:
+        return None
+    return without, other
 
 
 _Labelled = tuple[int, str, tuple[str, ...], Quantity]

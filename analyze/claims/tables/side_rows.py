@@ -34,6 +34,10 @@ _MAX_LINE = 2_000
 # the side label: words, then `:`/`=` or a column gap
 _SIDE = re.compile(r"\s*([A-Za-z][\w .\-/+()]{0,40}?)(?:\s*[:=]\s*|\s{2,}|\t+)(?=\S)")
 _WORD = re.compile(r"\S+")
+_WITH = frozenset({"w/", "w/o", "with", "without", "wo/"})
+# the same label with the word after `w/` in it, however far the typist spaced them
+_SIDE_WORDS = re.compile(r"\s*((?:w/o?|wo/|with(?:out)?)\s+[A-Za-z][\w.\-/+()]{0,30})"
+                         r"(?:\s*[:=]\s*|\s{2,}|\t+)(?=\S)", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,8 @@ def _row(line: str, i: int) -> _Row | None:
     m = _SIDE.match(line)
     if m is None:
         return None
+    if m.group(1).lower() in _WITH and (longer := _SIDE_WORDS.match(line)) is not None:
+        m = longer  # `w/  patch  516,863 ...`: the label is not `w/` alone
     role = role_of(m.group(1))
     if role not in (BASELINE, PATCHED):
         return None

@@ -155,16 +155,18 @@ def _change(base: Quantity, patched: Quantity) -> float | None:
 _DECIMALS = re.compile(r"[.,](\d+)")
 
 
-def _agrees(change: float | None, stated: Quantity) -> bool:
+def _agrees(change: float | None, stated: Quantity, signed: bool = False) -> bool:
     """Whether a computed change is the stated one as printed: rounded or cut to the digits
     written (`+12%` for 12.9 %), or within 6 % of it. A tool that states the gain of a
-    lower-is-better figure prints its sign the other way (mmtests' `Amean`)."""
+    lower-is-better figure prints its sign the other way (mmtests' `Amean`); `signed` asks
+    for the sign as printed."""
     if change is None:
         return False
     decimals = _DECIMALS.search(stated.text)
     last_digit = 10.0 ** -(len(decimals.group(1)) if decimals else 0)
     tolerance = max(last_digit + 0.05 * last_digit, 0.06 * abs(stated.value))
-    return abs(change - stated.value) <= tolerance or abs(change + stated.value) <= tolerance
+    return abs(change - stated.value) <= tolerance or (
+        not signed and abs(change + stated.value) <= tolerance)
 
 
 # A way of pairing: ("line", k) the k-th figure of the same row; ("back", d) the figure d
@@ -234,9 +236,14 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
         return []
     votes: Counter[_Way] = Counter()
     for p in percents:
-        agreeing = {way for f in _patched_candidates(p, rows) for way, g in _ways(f, rows)
+        agreeing = {(way, _agrees(_change(g.q, f.q), p.q, signed=True))
+                    for f in _patched_candidates(p, rows) for way, g in _ways(f, rows)
                     if _is_reference(g) and g is not f and _agrees(_change(g.q, f.q), p.q)}
-        votes.update(agreeing)
+        # a way that gives the change with the sign printed is the one meant, where there is
+        # one (`523.5k (+0.6%)` is up from the 520.3k above it, not down from the 526,337
+        # beside it)
+        same_sign = {way for way, signed in agreeing if signed}
+        votes.update(same_sign or {way for way, _ in agreeing})
     if not votes:
         return []
     # the way most percentages agree with; between equals, the same row before other rows,
