@@ -98,6 +98,9 @@ PAIRS = [
     # without / with
     ("I get 3 Mpps without the patch and 4.5 Mpps with it.", 3, 4.5),
     ("10 Mpps with the patch, 7 Mpps without it.", 7, 10),
+    # the patch named once, after the second side
+    ("Rx shows little difference with (7.2Mpps) and without this series (7.4Mpps).", 7.4, 7.2),
+    ("Rates without (4.1 Mpps) and with the patch (4.6 Mpps) at 64B.", 4.1, 4.6),
     # "with the patch: Y vs X", "Y vs X before"
     ("With the patch: 12 Gbps vs 9 Gbps before.", 9, 12),
     ("With this change, p99 latency is 45 us instead of 60 us.", 60, 45),
