@@ -442,3 +442,20 @@ fwd: 899 Mb/s  1755120 pps  (100%)
 nf:  850 Mb/s  1660013 pps  ( 94.5%)
 """
     assert pairs(text) == [(901, 899), (1760311, 1755120), (844, 850), (1650229, 1660013)]
+
+
+def test_fio_latency_lines_in_different_units_pair_in_their_own_units():
+    text = """\
+Before:
+  write: IOPS=41.2k, BW=40.2MiB/s (42.2MB/s)(7236MiB/180001msec)
+     lat (nsec): min=702, max=80211k, avg=81240.55, stdev=610221.11
+After:
+  write: IOPS=44.0k, BW=43.0MiB/s (45.1MB/s)(7738MiB/180002msec)
+     lat (usec): min=5, max=99012, avg=77.31, stdev=701.52
+"""
+    found = find_paired_runs(text.splitlines(), set())
+    assert [(m.baseline.value, m.patched.value) for m in found] == [
+        (41.2, 44.0), (40.2, 43.0), (81240.55, 77.31)]
+    lat = found[-1]
+    assert (lat.baseline.unit, lat.patched.unit) == ("nsec", "usec")
+    assert lat.patched.canonical_value < lat.baseline.canonical_value  # 77.31 us < 81.24 us

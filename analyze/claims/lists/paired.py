@@ -200,7 +200,9 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
     # (blanks after a comma or an `=` are the typist's: fio's `max=285,avg=53.47, stdev= 8.28`
     # on one side is `max=343, avg=59.63, stdev=10.26` on the other; so are brackets left
     # by the percentages taken out: `( 92.6%)  ( 92.5%))`)
-    shape = shape.translate(_BRACKETS)
+    # (fio names its latency line's unit in brackets, chosen per run: `lat (nsec):` on one
+    # side is `lat (usec):` on the other, the same line)
+    shape = _BRACKETED_UNIT.sub("(time)", shape).translate(_BRACKETS)
     return _TYPED_BLANK.sub("", " ".join(shape.split())), _Line(index, text, qs, stated)
 
 
@@ -361,11 +363,13 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                     continue  # nothing went that way on either side (`0 xmit/s`)
                 # (a unit in brackets before the figures: fio's `lat (nsec): ... avg=1074.98`)
                 unit = bq.unit or pq.unit or _unit_in_brackets(b.text[:bq.start]) or unit_hint
+                # (each side's own unit when each names one: `(nsec)` here, `(usec)` there)
+                punit = pq.unit or _unit_in_brackets(p.text[:pq.start]) or unit
                 label = _label(b.text, bq)
                 condition = tuple((_label(b.text, b.figures[key]) or name or "case",
                                    b.figures[key].text) for key in keys)
                 out.append(Measurement(
-                    baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list",
+                    baseline=with_unit(bq, unit), patched=with_unit(pq, punit), source="list",
                     line=b.index, quote=line.rstrip() + "\n" + lines[p.index].rstrip(),
                     unit=unit, stated=_stated(p, k, results), condition=condition,
                     context=f"{base.caption} {patched.caption} {label}",
