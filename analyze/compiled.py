@@ -52,6 +52,7 @@ MODULES = (
     "analyze.claims.tables.baseline_row",
     "analyze.claims.tables.lkp",
     "analyze.claims.tables.perf_stat",
+    "analyze.claims.tables.prefixed_rows",
     "analyze.claims.tables.read",
     "analyze.claims.tables.roles",
     "analyze.claims.tables.side_rows",

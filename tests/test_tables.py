@@ -617,3 +617,28 @@ stddev      20        40          30          30
 ])
 def test_cpu_is_a_word_not_a_prefix(context, metric):
     assert metric_of(None, context) == metric
+
+
+def test_rows_labelled_setup_then_case():
+    """`setup, case` row labels: the setup naming the series is patched, its baseline the
+    setup of the same conditions (`With IBT`, not `Without IBT`)."""
+    from analyze.claims.tables.prefixed_rows import find_prefixed_rows
+    text = """\
+                                    |  rate  | cost   |
+                                    | (Mpps) | (ns)   |
+------------------------------------|--------|--------|
+Without IBT, drop at hook           | 14.210 |   70.4 |
+Without IBT, lookup and drop        |  9.310 |  107.4 |
+- - - - - - - - - - - - - - - - - - |- - - - | - - - -|
+With IBT, drop at hook              | 11.020 |   90.7 |
+With IBT, lookup and drop           |  6.800 |  147.1 |
+- - - - - - - - - - - - - - - - - - |- - - - | - - - -|
+This series, IBT, drop at hook      | 11.050 |   90.5 |
+This series, IBT, lookup and drop   |  7.410 |  134.9 |
+"""
+    found = find_prefixed_rows(text.splitlines())
+    assert [(dict(m.condition)["case"], m.baseline.value, m.patched.value, m.unit) for m in found] == [
+        ("drop at hook", 11.02, 11.05, "Mpps"), ("drop at hook", 90.7, 90.5, "ns"),
+        ("lookup and drop", 6.8, 7.41, "Mpps"), ("lookup and drop", 147.1, 134.9, "ns")]
+    # two setups of the patch's conditions: no one baseline, nothing read
+    assert find_prefixed_rows(text.replace("Without IBT", "Vanilla IBT").splitlines()) == []

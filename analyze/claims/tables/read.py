@@ -26,6 +26,7 @@ from analyze.limits import DEFAULT_LIMITS, table_too_long
 from .baseline_row import find_baseline_rows
 from .lkp import find_lkp_measurements
 from .perf_stat import find_perf_stat_measurements
+from .prefixed_rows import find_prefixed_rows
 from .roles import (
     BASELINE,
     NOISE,
@@ -462,4 +463,5 @@ def find_table_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> l
     out += find_vs_cells(lines)
     out += find_variant_rows(lines)
     out += find_baseline_rows(lines)
+    out += find_prefixed_rows(lines)
     return out
