@@ -459,3 +459,28 @@ After:
     lat = found[-1]
     assert (lat.baseline.unit, lat.patched.unit) == ("nsec", "usec")
     assert lat.patched.canonical_value < lat.baseline.canonical_value  # 77.31 us < 81.24 us
+
+
+def test_nstat_counters_over_one_second():
+    """`nstat -n; sleep 1; nstat` prints a second's worth of each counter: a rate. A counter
+    that counts the same as another on both sides is one claim."""
+    text = """\
+Before:
+
+nstat -n ; sleep 1 ; nstat | grep Tcp
+TcpInSegs                       912034             0.0
+TcpExtTCPRcvQDrop               41022              0.0
+TcpExtTCPBacklogDrop            41022              0.0
+
+After:
+
+nstat -n ; sleep 1 ; nstat | grep Tcp
+TcpInSegs                       1120451            0.0
+TcpExtTCPRcvQDrop               120                0.0
+TcpExtTCPBacklogDrop            120                0.0
+"""
+    found = find_paired_runs(text.splitlines(), set())
+    assert [(m.baseline.value, m.patched.value, m.unit) for m in found] == [
+        (912034, 1120451, "/s"), (41022, 120, "/s")]
+    # without the second between two reads, the counters are totals: no rates
+    assert find_paired_runs(text.replace("sleep 1 ; ", "").splitlines(), set()) == []

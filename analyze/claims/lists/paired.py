@@ -77,6 +77,10 @@ _PERCENTS = re.compile(r"[(\[]?\s*[+\-~±]?\s*\d+(?:[.,]\d+)?\s*%\s*[)\]]?|[(\[]
 # `time`'s breakdown: what the run cost the CPU beside how long it took (`real`)
 _BRACKETS = str.maketrans("", "", "()[]")
 _TYPED_BLANK = re.compile(r"(?<=[,=])\s+")
+# nstat's output (`Udp6InDatagrams   615091   0.0`: the counter, its value, its rate), and
+# the command that makes its values a second's worth
+_NSTAT_ROW = re.compile(r"^\s*[A-Za-z][A-Za-z0-9_]{2,40}\s+\d+\s+\d+(?:\.\d+)?\s*$")
+_NSTAT_SECOND = re.compile(r"\bnstat\b.*\bsleep\s+1\b.*\bnstat\b")
 _TIME_PARTS = re.compile(r"^\s*(?:user|usr|sys)\b")
 
 
@@ -342,6 +346,9 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
     unit_hint = unit_in_text(f"{base.caption} {patched.caption}")
     # `time`: real (bash), `Executed in` (fish) is the run's figure, not user and sys
     timed = any(t.startswith(("real", "executed in")) for t in before)
+    per_second = any(_NSTAT_SECOND.search(lines[j]) for j in range(base.start, min(base.end, len(lines)))
+                     if "nstat" in lines[j])
+    counted: set[tuple[float, float]] = set()
     out = []
     for template, runs in before.items():
         others = after.get(template, [])
@@ -355,7 +362,17 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
         for b, p, keys, name in rows:
             if len(b.figures) != len(p.figures):
                 continue
-            line = lines[b.index]
+            if per_second and _NSTAT_ROW.match(b.text):
+                # nstat's counters over one second (`nstat -n; sleep 1; nstat`): each is a
+                # rate; one counted twice (`Udp6RcvbufErrors` = `Udp6InErrors`) is one
+                values = (b.figures[0].value, p.figures[0].value)
+                if values in counted:
+                    continue
+                counted.add(values)
+                label = _label(b.text, b.figures[0])
+                out.append(_measurement(lines, b, p, 0, "/s", "/s", (), None,
+                                        f"{base.caption} {patched.caption} {label}"))
+                continue
             results = [k for k in _results(b.text, b.figures) if k not in keys]
             for k in results:
                 bq, pq = b.figures[k], p.figures[k]
@@ -368,13 +385,20 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                 label = _label(b.text, bq)
                 condition = tuple((_label(b.text, b.figures[key]) or name or "case",
                                    b.figures[key].text) for key in keys)
-                out.append(Measurement(
-                    baseline=with_unit(bq, unit), patched=with_unit(pq, punit), source="list",
-                    line=b.index, quote=line.rstrip() + "\n" + lines[p.index].rstrip(),
-                    unit=unit, stated=_stated(p, k, results), condition=condition,
-                    context=f"{base.caption} {patched.caption} {label}",
-                ))
+                out.append(_measurement(lines, b, p, k, unit, punit, condition,
+                                        _stated(p, k, results),
+                                        f"{base.caption} {patched.caption} {label}"))
     return out
+
+
+def _measurement(lines: Sequence[str], b: _Line, p: _Line, k: int, unit: str | None,
+                 punit: str | None, condition: tuple[tuple[str, str], ...],
+                 stated: Quantity | None, context: str) -> Measurement:
+    """The pair of the k-th figures of two paired lines."""
+    return Measurement(
+        baseline=with_unit(b.figures[k], unit), patched=with_unit(p.figures[k], punit),
+        source="list", line=b.index, quote=lines[b.index].rstrip() + "\n" + lines[p.index].rstrip(),
+        unit=unit, stated=stated, condition=condition, context=context)
 
 
 def _key_header(lines: Sequence[str], first: int) -> str:
