@@ -288,6 +288,16 @@ def test_robot_table_of_several_commits():
     ]
 
 
+def test_robot_row_of_several_commits_quoted_alone():
+    ms = find_table_measurements(lines_of("""
+I moved the field to the next cache line and got this:
+
+     20931            -3.1%      20282            +1.9%      21329        netperf.Throughput_tps
+"""))
+    assert [(m.baseline.value, m.patched.value, m.stated.value) for m in ms] == [
+        (20931, 20282, -3.1), (20931, 21329, 1.9)]
+
+
 def test_robot_rows_quoted_without_header():
     # a reply keeps two rows of the report (post 28 of the evaluation set does this)
     ms = find_table_measurements(lines_of("""

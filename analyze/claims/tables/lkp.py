@@ -139,21 +139,29 @@ def _commit_columns(lines: Sequence[str], max_rows: int, family: str | None) -> 
                 if line.strip():
                     break
                 continue
-            name = m.group("name")
-            base = _number(line, m, "base")
-            if base is None or not is_result(name, family):
-                continue
-            cells = list(_CELL.finditer(line, m.start("cells"), m.end("cells")))
-            for k, cell in enumerate(cells):
-                patched = _number(line, cell, "value")
-                if patched is None:
-                    continue
-                commit = commits[k + 1] if k + 1 < len(commits) else str(k + 1)
-                out.append(Measurement(
-                    baseline=base, patched=patched, source="table", line=i, quote=line.rstrip(),
-                    unit=None, stated=_change(cell),
-                    condition=(("measure", name), ("commit", commit[:12])), context=name,
-                ))
+            out += _commit_row(line, i, m, commits, family)
+    return out
+
+
+def _commit_row(line: str, i: int, m: re.Match[str], commits: Sequence[str],
+                family: str | None) -> list[Measurement]:
+    """A claim for each commit of a row of several (see `_COMMITS`); `commits` names them,
+    the base first (else they are counted from 1)."""
+    name = m.group("name")
+    base = _number(line, m, "base")
+    if base is None or not is_result(name, family):
+        return []
+    out = []
+    for k, cell in enumerate(_CELL.finditer(line, m.start("cells"), m.end("cells"))):
+        patched = _number(line, cell, "value")
+        if patched is None:
+            continue
+        commit = commits[k + 1][:12] if k + 1 < len(commits) else str(k + 1)
+        out.append(Measurement(
+            baseline=base, patched=patched, source="table", line=i, quote=line.rstrip(),
+            unit=None, stated=_change(cell), condition=(("measure", name), ("commit", commit)),
+            context=name,
+        ))
     return out
 
 
@@ -161,7 +169,9 @@ def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> lis
     """The benchmark's rows of the kernel test robot's `%change` tables, keyed by the row's
     name."""
     out: list[Measurement] = []
-    if any(_COMMITS.match(line) for line in lines if len(line) <= _MAX_LINE and "--" not in line):
+    commit_table = any(_COMMITS.match(line) for line in lines
+                       if len(line) <= _MAX_LINE and "--" not in line)
+    if commit_table:
         out += _commit_columns(lines, max_rows, tested_family(lines))
     family = tested_family(lines) if any("noticed" in line for line in lines) else None
     active = False
@@ -179,6 +189,13 @@ def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> lis
         if m is None:
             if active and not _RULE.match(line):
                 active = False
+            elif not active and not commit_table:
+                # a row of several commits quoted alone: the robot's shape, each change signed
+                multi = _MULTI_ROW.match(line)
+                if multi is not None and "." in multi.group("name") and all(
+                        c.group("change")[0] in "+-" and c.group("change").endswith("%")
+                        for c in _CELL.finditer(line, multi.start("cells"), multi.end("cells"))):
+                    out += _commit_row(line, i, multi, (), family)
             continue
         if not active and not _stands_alone(m, line):
             continue
