@@ -484,3 +484,24 @@ TcpExtTCPBacklogDrop            120                0.0
         (912034, 1120451, "/s"), (41022, 120, "/s")]
     # without the second between two reads, the counters are totals: no rates
     assert find_paired_runs(text.replace("sleep 1 ; ", "").splitlines(), set()) == []
+
+
+def test_numbered_runs_against_the_one_that_names_the_baseline():
+    text = """\
+Test 1: current code
+# ./xdp1 eth1
+proto 17:     501210 pkt/s
+proto 17:     501198 pkt/s
+
+Test 2: prefetch in the poll loop
+# ./xdp1 eth1
+proto 17:     522384 pkt/s
+
+Test 3: prefetch and bulk refill
+# ./xdp1 eth1
+proto 17:     548003 pkt/s
+"""
+    # a claim for each variant against the current code, the first sample of each run
+    assert pairs(text) == [(501210, 522384), (501210, 548003)]
+    # no caption naming a side among three: nothing to compare with
+    assert pairs(text.replace("current code", "plain loop")) == []

@@ -550,6 +550,50 @@ def _named_sections(lines: Sequence[str], series: frozenset[str]) -> list[tuple[
     return pairs
 
 
+# `Result 1: current method`, `Test #2 - with the series`: runs numbered in turn, each with
+# what it ran
+_NUMBERED = re.compile(r"^\s*([A-Za-z][A-Za-z ]{0,20}?)\s*#?(\d{1,2})\s*[:.)-]\s*(\S.{0,80}?)\s*:?\s*$")
+
+
+def _numbered_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section]]:
+    """Runs numbered in turn under captions saying what each ran, one of them naming a side:
+
+        Result 1: current method            Result 2: sync_dma_len method
+        proto 17:     326539 pkt/s          proto 17:     353918 pkt/s
+
+    The run whose caption names the baseline (`current method`) is compared with each other
+    one (variants of the patched side, a claim each); when none does, the one naming the
+    patched side is compared with the only other one. A caption names the same thing and
+    counts on from the one before (`Result 1`, `Result 2`); its run goes to the next."""
+    captions: list[tuple[int, str, int, str]] = []  # line, name, number, what it ran
+    for i, line in enumerate(lines[:-1]):
+        if len(line) > _MAX_CAPTION:
+            continue
+        m = _NUMBERED.match(line)
+        if m is None or _DIGIT.search(m.group(3)) or not any(
+                _template(j, lines[j]) is not None for j in range(i + 1, min(len(lines), i + 3))):
+            continue  # (`proto 17:  326539 pkt/s` is a run's line, not a caption)
+        captions.append((i, m.group(1).lower(), int(m.group(2)), m.group(3)))
+    runs = [c for k, c in enumerate(captions)
+            if any(o[1] == c[1] and abs(o[2] - c[2]) == 1 for o in captions[max(0, k - 1):k + 2])]
+    if len(runs) < 2 or len({name for _, name, _, _ in runs}) != 1:
+        return []
+    roles = [role_of(what) for _, _, _, what in runs]
+    ends = [runs[k + 1][0] if k + 1 < len(runs) else min(len(lines), runs[k][0] + 1 + _MAX_SECTION)
+            for k in range(len(runs))]
+    sections = [_Section(role or "", f"{name} {n}: {what}", i + 1, end)
+                for (i, name, n, what), role, end in zip(runs, roles, ends, strict=True)]
+    if roles.count(BASELINE) == 1 and PATCHED not in roles[:roles.index(BASELINE)]:
+        base = sections[roles.index(BASELINE)]
+        return [(base, _Section(PATCHED, s.caption, s.start, s.end)) for s, r in
+                zip(sections, roles, strict=True) if r != BASELINE]
+    if BASELINE not in roles and roles.count(PATCHED) == 1 and len(runs) == 2:
+        patched = sections[roles.index(PATCHED)]
+        other = next(s for s in sections if s is not patched)
+        return [(_Section(BASELINE, other.caption, other.start, other.end), patched)]
+    return []
+
+
 def find_paired_runs(lines: Sequence[str], taken: set[int],
                      series: frozenset[str] = frozenset()) -> list[Measurement]:
     """The results of runs captioned by their side and paired line by line (see the module's
@@ -573,6 +617,17 @@ def find_paired_runs(lines: Sequence[str], taken: set[int],
                 k += 2
                 continue
         k += 1
+    shared: set[int] = set()  # a baseline compared with several variants: read again
+    for base, patched in _numbered_sections(lines):
+        own = set(range(base.start - 1, base.end))
+        if any(i in read for i in range(patched.start - 1, patched.end)) or (
+                base.start not in shared and own & read):
+            continue
+        found = _pair(lines, base, patched, read - own if base.start in shared else read)
+        out += found
+        if found:
+            shared.add(base.start)
+            read.update((*own, *range(patched.start - 1, patched.end)))
     for base, patched in [*_relative_sections(lines), *_named_sections(lines, series)]:
         if any(i in read for i in (*range(base.start - 1, base.end),
                                    *range(patched.start - 1, patched.end))):
