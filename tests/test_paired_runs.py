@@ -505,3 +505,23 @@ proto 17:     548003 pkt/s
     assert pairs(text) == [(501210, 522384), (501210, 548003)]
     # no caption naming a side among three: nothing to compare with
     assert pairs(text.replace("current code", "plain loop")) == []
+
+
+def test_a_tab_tables_row_of_means_gives_each_named_column():
+    """Runs pasted from a spreadsheet: a tab-separated header, rows of runs, a row of
+    means. The means are the runs' figures (rule 4), one claim per named column."""
+    table = ("\tTransactions\tLatency P50 (s)\t\t\tThroughput (Mbit/s)\n"
+             "Run 1\t{r1}\t{l1}\t\tRun 1\t{t1}\n"
+             "Run 2\t{r2}\t{l2}\t\tRun 2\t{t2}\n"
+             "Average\t{ra}\t{la}\t\tAverage\t{ta}\n")
+    text = ("Baseline\n\n" + table.format(r1=1910442, l1=0.0000912, t1=14810.2, r2=1950020,
+                                          l2=0.0000898, t2=14902.8, ra=1930231, la=0.0000905,
+                                          ta=14856.5)
+            + "\nWith the series\n\n" + table.format(r1=1990731, l1=0.0000871, t1=18201.0,
+                                                   r2=2001846, l2=0.0000866, t2=18333.4,
+                                                   ra=1996288.5, la=0.00008685, ta=18267.2))
+    found = find_paired_runs(text.splitlines(), set())
+    assert [(m.baseline.value, m.patched.value) for m in found] == [
+        (1930231, 1996288.5), (0.0000905, 0.00008685), (14856.5, 18267.2)]
+    assert [dict(m.condition).get("measure") for m in found] == [
+        "Transactions", "Latency P50 (s)", "Throughput (Mbit/s)"]

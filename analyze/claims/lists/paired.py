@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
+from analyze.claims.lexer.units import metric_of
 from analyze.claims.tables.roles import (
     BASELINE,
     PATCHED,
@@ -374,20 +375,59 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                                         f"{base.caption} {patched.caption} {label}"))
                 continue
             results = [k for k in _results(b.text, b.figures) if k not in keys]
+            columns = _tab_columns(lines, base, b) if _MEAN_ROW.match(b.text) else {}
+            if columns:
+                # a tab table's row of means: each column its header names is a result
+                results = sorted(set(results) | set(columns))
             for k in results:
                 bq, pq = b.figures[k], p.figures[k]
                 if bq.canonical_unit in _RATES and bq.value == pq.value == 0:
                     continue  # nothing went that way on either side (`0 xmit/s`)
                 # (a unit in brackets before the figures: fio's `lat (nsec): ... avg=1074.98`)
-                unit = bq.unit or pq.unit or _unit_in_brackets(b.text[:bq.start]) or unit_hint
+                unit = (bq.unit or pq.unit or _unit_in_brackets(b.text[:bq.start])
+                        or unit_in_text(columns.get(k, "")) or unit_hint)
                 # (each side's own unit when each names one: `(nsec)` here, `(usec)` there)
                 punit = pq.unit or _unit_in_brackets(p.text[:pq.start]) or unit
-                label = _label(b.text, bq)
+                label = columns.get(k) or _label(b.text, bq)
                 condition = tuple((_label(b.text, b.figures[key]) or name or "case",
                                    b.figures[key].text) for key in keys)
+                if k in columns:
+                    condition += (("measure", columns[k]),)
                 out.append(_measurement(lines, b, p, k, unit, punit, condition,
                                         _stated(p, k, results),
                                         f"{base.caption} {patched.caption} {label}"))
+    return out
+
+
+# a row of a run's statistics: `Average  2683850.6  0.000084854 ...` (rule 4: a stated mean)
+_MEAN_ROW = re.compile(r"^\s*(?:average|avg|mean|median)\b", re.I)
+_CELL_NAME = re.compile(r"^[A-Za-z%][\w .%/()\-]{0,40}$")
+
+
+def _tab_columns(lines: Sequence[str], section: _Section, row: _Line) -> dict[int, str]:
+    """The column names a tab-separated header above `row` gives its figures, by the k-th
+    figure: the nearest line above in the run whose tab cells are all words, each figure
+    taking the name of the header cell at its tab position; only names that say what they
+    measure (`Transactions`, `Latency P50 (s)`), never a count or a setting."""
+    if "\t" not in row.text:
+        return {}
+    header = None
+    for j in range(row.index - 1, max(section.start - 1, row.index - 12), -1):
+        cells = lines[j].split("\t")
+        named = [c.strip() for c in cells if c.strip()]
+        if len(named) >= 2 and all(_CELL_NAME.match(c) for c in named):
+            header = [c.strip() for c in cells]
+            break
+    if header is None:
+        return {}
+    out: dict[int, str] = {}
+    at = 0
+    for cell_index, cell in enumerate(row.text.split("\t")):
+        for k, q in enumerate(row.figures):
+            if at <= q.start < at + len(cell) and cell_index < len(header) and header[cell_index] \
+                    and metric_of(None, header[cell_index]) != "other":
+                out[k] = header[cell_index]
+        at += len(cell) + 1
     return out
 
 
