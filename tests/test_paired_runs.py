@@ -525,3 +525,18 @@ def test_a_tab_tables_row_of_means_gives_each_named_column():
         (1930231, 1996288.5), (0.0000905, 0.00008685), (14856.5, 18267.2)]
     assert [dict(m.condition).get("measure") for m in found] == [
         "Transactions", "Latency P50 (s)", "Throughput (Mbit/s)"]
+
+
+def test_a_caption_adding_something_is_the_patched_run():
+    text = """\
+With 16 drives and registered buffers I get:
+
+IOPS=30.12M, BW=14.71GiB/s, IOS/call=1/1
+IOPS=30.40M, BW=14.84GiB/s, IOS/call=2/2
+
+and adding -R1 I get:
+
+IOPS=32.05M, BW=15.65GiB/s, IOS/call=1/1
+IOPS=32.11M, BW=15.68GiB/s, IOS/call=1/1
+"""
+    assert pairs(text) == [(30.12, 32.05), (14.71, 15.65)]
