@@ -540,3 +540,14 @@ IOPS=32.05M, BW=15.65GiB/s, IOS/call=1/1
 IOPS=32.11M, BW=15.68GiB/s, IOS/call=1/1
 """
     assert pairs(text) == [(30.12, 32.05), (14.71, 15.65)]
+
+
+def test_a_bare_figure_in_brackets_is_a_remark_not_a_result():
+    text = """\
+CONFIG_FOO=n, tracing off
+ct:  629 Mb/s  1230907 pps  ( 71.72)   ( 71.7%)
+
+CONFIG_FOO=n, tracing off, JIT ON:
+ct:  617 Mb/s  1207447 pps  ( 70.5%)   ( 70.3%)
+"""
+    assert pairs(text) == [(629, 617), (1230907, 1207447)]

@@ -166,6 +166,12 @@ class _Line:
     stated: tuple[Quantity | None, ...]  # the percentage after each figure, if any
 
 
+def _bracketed(text: str, q: Quantity) -> bool:
+    """A bare figure alone in brackets: `( 71.72)`."""
+    return q.unit is None and q.kind == "number" and text[:q.start].rstrip().endswith("(") \
+        and text[q.end:].lstrip().startswith(")")
+
+
 def _template(index: int, line: str) -> tuple[str, _Line] | None:
     """The line with its figures taken out (lower case, blanks folded), and the line."""
     if len(line) > _MAX_LINE:
@@ -175,7 +181,9 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
     # a figure that names what follows (`percentile 99.990 = 37.013`) is part of the key;
     # percentages are stated changes, left out of the shape (a column of them may be
     # missing on one side's line: `ft: 3127 Mb/s  6109677 pps   (356.5%)`)
-    every = [q for q in find_quantities(text) if not _is_label(text, q)]
+    # (a bare figure alone in brackets is a remark on the one before, as a percentage is:
+    # `1230907 pps  ( 71.72)` beside `1207447 pps  ( 70.5%)`; never a result)
+    every = [q for q in find_quantities(text) if not _is_label(text, q) and not _bracketed(text, q)]
     found = _without_spreads(every)
     qs = tuple(q for q in found if q.kind != "percent")
     if not qs:
