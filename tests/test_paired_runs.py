@@ -551,3 +551,24 @@ CONFIG_FOO=n, tracing off, JIT ON:
 ct:  617 Mb/s  1207447 pps  ( 70.5%)   ( 70.3%)
 """
     assert pairs(text) == [(629, 617), (1230907, 1207447)]
+
+
+def test_enabling_a_feature_after_a_run_captioned_in_a_sentence():
+    """The patched run's caption starts with a sentence about the run above it; the
+    baseline is that run, not an earlier one further up."""
+    text = """\
+On the small box:
+
+IOPS=9.10M, BW=4.44GiB/s, IOS/call=32/31
+
+On the big box we get:
+
+IOPS=80.02M, BW=39.07GiB/s, IOS/call=31/31
+IOPS=80.11M, BW=39.12GiB/s, IOS/call=31/31
+
+using 2400% CPU (24 drives, 24 threads polling) with plain polling,
+and enabling adaptive polling:
+
+IOPS=61.35M, BW=29.96GiB/s, IOS/call=32/32
+"""
+    assert pairs(text) == [(80.02, 61.35), (39.07, 29.96)]

@@ -134,9 +134,33 @@ def _sections(lines: Sequence[str], skip: set[int]) -> list[_Section]:
     if out and out[0].role == PATCHED and out[0].inline is None:
         # `After:` with no `Before:` above it: the run before it, shaped alike, is the
         # baseline (`For 800k elements I get:` then `time` output, then `After:`)
-        out.insert(0, _Section(BASELINE, "", max(0, captions[0][0] - _MAX_SECTION),
-                               captions[0][0]))
+        out.insert(0, _Section(BASELINE, "", _run_above(lines, captions[0][0]), captions[0][0]))
     return out
+
+
+_GAP_ABOVE = 4  # lines of words (a caption's first lines, blanks) between a run and the caption
+
+
+def _is_prose(index: int, line: str) -> bool:
+    """A line of words, not of a run: no figures, or a sentence's (`using 3200% CPU (32
+    drives, 32 threads polling) with regular polling,`)."""
+    text = line.strip()
+    return _template(index, line) is None or text.endswith((",", ":")) or len(text.split()) > 8
+
+
+def _run_above(lines: Sequence[str], caption: int) -> int:
+    """Where the last run above a caption starts: past the caption's first lines and the
+    blanks, its lines up to the blank line or words before them (a run further up is
+    another one)."""
+    j = caption - 1
+    while j >= 0 and caption - j <= _GAP_ABOVE and (not lines[j].strip() or _is_prose(j, lines[j])):
+        j -= 1
+    if j < 0 or caption - j > _GAP_ABOVE:
+        return max(0, caption - _MAX_SECTION)
+    while j > 0 and caption - j < _MAX_SECTION and lines[j - 1].strip() \
+            and not _is_prose(j - 1, lines[j - 1]):
+        j -= 1
+    return j
 
 
 # `time`'s one-line forms: zsh's `0.07s user 0.00s system 0% cpu 1:04.84 total` and GNU's

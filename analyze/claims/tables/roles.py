@@ -33,7 +33,7 @@ _PATCHED_WORDS = (
     r"\bafter\b|\bpatched\b|\bpatch(?:es|set)?\b|\bw/\s?[a-z]|\bnew\b|\bpost-?patch\b"
     r"|\bwith\s+(?:the\s+|this\s+|my\s+|your\s+|these\s+|that\s+|all\s+)?"
     r"(?:patch|patches|series|fix|fixes|change|changes|set)\b"
-    r"|\bseries\b|\bfix(?:ed|es)?\b|\bapplied\b|\+\s*[A-Za-z]|\badding\b"
+    r"|\bseries\b|\bfix(?:ed|es)?\b|\bapplied\b|\+\s*[A-Za-z]|\badding\b|\benabling\b"
     r"|\bwith\s+(?:this|these|it)\s*(?=[):,]|$)"  # `nvme io (with this):`
 )
 # Searched in every line of a block: compiled behind a look-ahead on their first letters
