@@ -415,3 +415,16 @@ Have you measured the cache pressure this adds?
     claims = _claims(body)
     assert [(c.baseline, c.patched, c.unit) for c in claims] == [(6.1, 7.3, "Mpps")]
     assert claims[0].quoted
+
+
+def test_an_approximate_change_beside_its_pair_is_no_claim_of_its_own():
+    # "~20%" rounds the pair's +22 %: the sentence's change is the pair's, not another claim
+    # (the sentence wrapped: the change and the pair on lines of their own)
+    claims = _claims("It gives ~20% improvements when redirecting from ixgbe to a tap\n"
+                     "device (from 2.50Mpps to 3.05Mpps).\n")
+    assert [(c.baseline, c.patched) for c in claims] == [(2.5, 3.05)]
+    # a change no pair comes near stays its own claim
+    claims = _claims("It gives ~50% improvements when redirecting from ixgbe to a tap\n"
+                     "device (from 2.50Mpps to 3.05Mpps).\n")
+    assert sorted((c.baseline is None, c.stated_change_pct) for c in claims) == [
+        (False, None), (True, 50.0)]

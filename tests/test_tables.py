@@ -652,3 +652,14 @@ This series, IBT, lookup and drop   |  7.410 |  134.9 |
         ("lookup and drop", 6.8, 7.41, "Mpps"), ("lookup and drop", 147.1, 134.9, "ns")]
     # two setups of the patch's conditions: no one baseline, nothing read
     assert find_prefixed_rows(text.replace("Without IBT", "Vanilla IBT").splitlines()) == []
+
+
+def test_perf_diff_shares_are_no_claims():
+    ms = find_table_measurements(lines_of("""
+Before          After           Symbol
+.....................................................
+6.12%                           [k] __blk_rq_map_sg
+4.01%           -3.90%          [k] dma_direct_map_sg
+1.40%           -1.31%          [.] memcpy
+"""))
+    assert ms == []

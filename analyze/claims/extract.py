@@ -374,10 +374,18 @@ class _Changes:
         return i < len(values) and values[i] <= stated + tolerance + 1e-9
 
 
+_APPROX_SHARE = 0.15  # how far "~20%" may be from the change it rounds (22 % is "~20%")
+
+
 def _rounding(stated: Quantity) -> float:
-    """Half a unit in the last written digit of a stated change, in percent."""
+    """Half a unit in the last written digit of a stated change, in percent; of an
+    approximate one (`~20%`, `about 20%`), a share of the figure."""
     tolerance = 0.5 * 10 ** -_decimals(stated.text)
-    return tolerance * 100.0 if stated.kind == "ratio" else tolerance
+    tolerance = tolerance * 100.0 if stated.kind == "ratio" else tolerance
+    if stated.bound == "approx":
+        scale = 100.0 if stated.kind == "ratio" else 1.0
+        tolerance = max(tolerance, _APPROX_SHARE * abs(stated.value) * scale)
+    return tolerance
 
 
 # a line of a patch's code: added or removed C (`+\treturn 0;`, `+ * level 5->6: ...`),
@@ -529,7 +537,7 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
     """The claims one message writes or quotes. Depends on the message alone. LimitExceeded
     when one of its tables or lists runs past `limits.table_lines`."""
     found: list[tuple[Claim, float | None]] = []  # a stated-only claim with its rounding
-    figures: list[Claim] = []  # from tables and lists
+    figures: list[Claim] = []  # from tables, lists and sentences
     rows = limits.table_lines
     series = series_words(message.subject.name)
     for block in _blocks(message):
@@ -556,7 +564,8 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
                 used.add(change.line)
         for m in find_prose_measurements(block.lines):
             if m.line not in used:
-                found.append((_make_claim(message, block, m), None))
+                figures.append(_make_claim(message, block, m))
+                found.append((figures[-1], None))
                 used.add(m.line)
         said = set()  # the rule-matched reader's changes first; the same percentage once
         for change in stated:

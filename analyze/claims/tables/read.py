@@ -144,6 +144,8 @@ def _pairs(roles: Sequence[str | None]) -> list[tuple[int, int, int | None]]:
     return out
 
 
+# perf report / perf diff: a symbol's line, `[k]` in the kernel, `[.]` in user space
+_PROFILE_ROW = re.compile(r"\[[k.]\]\s+\S")
 _PLAIN_NUMBER = re.compile(r"\s*[\d.,]+\s*$")
 
 
@@ -411,6 +413,8 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
         for (r, cols, _), qs, label, measure, first_base in zip(
                 per_row, row_quantities, labels, measures, first_bases, strict=True):
             line = lines[r]
+            if "[" in line and _PROFILE_ROW.search(line):
+                continue  # a profile's share of a symbol (`3.98%  -3.95%  [k] sg_next`)
             bq = first_base if b == b0 else figure(_in_cell(qs, cols[b]))
             pqs = _in_cell(qs, cols[p])
             pq = figure(pqs)
