@@ -572,3 +572,19 @@ and enabling adaptive polling:
 IOPS=61.35M, BW=29.96GiB/s, IOS/call=32/32
 """
     assert pairs(text) == [(80.02, 61.35), (39.07, 29.96)]
+
+
+def test_a_switch_turned_on_is_the_patched_run():
+    text = """\
+Same test, -d16 -s4 -c4, polled:
+
+-R0 -B1
+IOPS=51.20M, BW=25.00GiB/s, IOS/call=2/2
+IOPS=51.31M, BW=25.05GiB/s, IOS/call=2/2
+
+-R1 -B1
+IOPS=53.02M, BW=25.89GiB/s, IOS/call=2/2
+"""
+    assert pairs(text) == [(51.20, 53.02), (25.00, 25.89)]
+    # settings with other values are conditions, not sides
+    assert pairs(text.replace("-R0", "-d8").replace("-R1", "-d16")) == []

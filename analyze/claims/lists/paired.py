@@ -666,6 +666,46 @@ def _numbered_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section]]:
     return []
 
 
+# a caption of command-line options only: `-D1 -B1`, `-d8 -s2 -c2 -D0`
+_OPTIONS = re.compile(r"^\s*(?:-[A-Za-z][\w.=]*\s*)+:?\s*$")
+_SWITCH = re.compile(r"^-([A-Za-z])([01])$")
+
+
+def _switched_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section]]:
+    """Runs under captions of the same options but one switch, off in one and on in the
+    other (`-D0 -B1` and `-D1 -B1`, t/io_uring's and fio's way of turning a feature off and
+    on): the run with the switch on is the patched one, trying what the series adds. Only
+    single-letter switches set to 0 or 1: a setting with other values (`-d8`, `-s2`) is a
+    condition, not a side. A run goes to the next blank line."""
+    captions = []
+    for i, line in enumerate(lines[:-1]):
+        if "-" in line and len(line) <= _MAX_CAPTION and _OPTIONS.match(line) \
+                and _template(i + 1, lines[i + 1]) is not None:
+            captions.append((i, line.strip(" :").split()))
+    pairs = []
+    for k in range(len(captions) - 1):
+        (i, first), (j, second) = captions[k], captions[k + 1]
+        if len(first) != len(second):
+            continue
+        differ = [(a, b) for a, b in zip(first, second, strict=True) if a != b]
+        if len(differ) != 1:
+            continue
+        a, b = (_SWITCH.match(t) for t in differ[0])
+        if a is None or b is None or a.group(1) != b.group(1):
+            continue
+        sections = []
+        for at, _ in (captions[k], captions[k + 1]):
+            end = at + 1
+            while end < len(lines) and lines[end].strip() and end - at <= _MAX_SECTION:
+                end += 1
+            sections.append((at, end))
+        (fi, fe), (si, se) = sections
+        off, on = ((fi, fe), (si, se)) if a.group(2) == "0" else ((si, se), (fi, fe))
+        pairs.append((_Section(BASELINE, lines[off[0]].strip(), off[0] + 1, off[1]),
+                      _Section(PATCHED, lines[on[0]].strip(), on[0] + 1, on[1])))
+    return pairs
+
+
 def find_paired_runs(lines: Sequence[str], taken: set[int],
                      series: frozenset[str] = frozenset()) -> list[Measurement]:
     """The results of runs captioned by their side and paired line by line (see the module's
@@ -700,7 +740,8 @@ def find_paired_runs(lines: Sequence[str], taken: set[int],
         if found:
             shared.add(base.start)
             read.update((*own, *range(patched.start - 1, patched.end)))
-    for base, patched in [*_relative_sections(lines), *_named_sections(lines, series)]:
+    for base, patched in [*_relative_sections(lines), *_named_sections(lines, series),
+                          *_switched_sections(lines)]:
         if any(i in read for i in (*range(base.start - 1, base.end),
                                    *range(patched.start - 1, patched.end))):
             continue
