@@ -684,7 +684,7 @@ def _switched_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section]]:
             captions.append((i, line.strip(" :").split()))
     pairs = []
     for k in range(len(captions) - 1):
-        (i, first), (j, second) = captions[k], captions[k + 1]
+        (_, first), (_, second) = captions[k], captions[k + 1]
         if len(first) != len(second):
             continue
         differ = [(a, b) for a, b in zip(first, second, strict=True) if a != b]
