@@ -40,6 +40,7 @@ MODULES = (
     "analyze.claims.lists.paired",
     "analyze.claims.lists.read",
     "analyze.claims.lists.stated",
+    "analyze.claims.prose.carried",
     "analyze.claims.prose.gate",
     "analyze.claims.prose.no_change",
     "analyze.claims.prose.percent",

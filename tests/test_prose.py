@@ -835,3 +835,15 @@ def test_gate_words_survive_the_shape():
     for word in (w for w in words if any(c.isdigit() for c in w)):
         assert word[0].isalpha() and word[0] not in "xX×", word
         assert find_quantities(f"see {word} here") == [], word
+
+
+def test_a_pair_carried_over_two_sentences():
+    from analyze.claims.prose.carried import find_carried_pairs
+    lines = ["Before the rework, loading a ruleset of 4000 rules took 2.31s.",
+             "With the rework this dropped to 0.84s, most of it in the parser."]
+    [m] = find_carried_pairs(lines)
+    assert (m.baseline.value, m.patched.value, m.line) == (2.31, 0.84, 0)
+    # a figure of another quantity before, or two figures, or no verb of change: no pair
+    assert find_carried_pairs(["It moved 200 MB per run.", "With the rework this dropped to 0.84s."]) == []
+    assert find_carried_pairs(["It took 2.31s, or 3.2s cold.", "With the rework this dropped to 0.84s."]) == []
+    assert find_carried_pairs(["It took 2.31s.", "The parser then needs 0.84s to settle."]) == []

@@ -1,0 +1,59 @@
+"""A pair split over two sentences: the figure before in one, the change to the figure after
+in the next.
+
+    Prior to using RCU a script calling "iptables" approx. 200 times was taking 1.16s.
+    With RCU this increased to 11.59s.
+
+The second sentence moves its one figure with a verb of change and `to` ("increased to",
+"dropped to", "went down to") and gives no figure it moved from; the sentence right before
+it, in the same paragraph, gives exactly one figure of the same quantity. That figure is
+the baseline (docs/claims.md, rule 8: the state before the change the sentences tell of).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from analyze.claims.lexer.first_chars import compile_words
+from analyze.claims.lexer.numbers import find_quantities
+from analyze.claims.lexer.quantity import Measurement, Quantity
+
+from .sentences import MAX_SENTENCE, _paragraphs, _sentences
+
+# `increased to 11.59s`, `went down to 25 us`, `dropped to ~3 Mpps`
+_MOVED_TO = compile_words(
+    r"\b(?:increased|decreased|dropped|rose|fell|grew|shrank|climbed|jumped|reduced|improved"
+    r"|regressed|went\s+(?:up|down)|goes\s+(?:up|down)|increases|decreases|drops)\s+to\s*$",
+    re.I)
+
+
+def _measured(text: str) -> list[Quantity]:
+    return [q for q in find_quantities(text) if q.kind in ("number", "duration")]
+
+
+def find_carried_pairs(lines: Sequence[str]) -> list[Measurement]:
+    """The pairs split over two sentences of a paragraph (see the module)."""
+    out: list[Measurement] = []
+    for para in _paragraphs(lines):
+        if " to " not in para.text:
+            continue
+        bounds = _sentences(para.text)
+        for (start, end), (pstart, pend) in zip(bounds[1:], bounds, strict=False):
+            text = para.text[start:end]
+            if len(text) > MAX_SENTENCE or " to " not in text:
+                continue
+            after = _measured(text)
+            if len(after) != 1 or not after[0].canonical_unit \
+                    or _MOVED_TO.search(text[:after[0].start]) is None:
+                continue
+            before = _measured(para.text[pstart:pend])
+            if len(before) != 1 or before[0].canonical_unit != after[0].canonical_unit:
+                continue
+            b, p = before[0], after[0]
+            out.append(Measurement(
+                baseline=b, patched=p, source="prose", line=para.line_at(pstart + b.start),
+                quote=para.text[pstart:end].strip(), unit=b.unit or p.unit, stated=None,
+                condition=(), context=para.text[pstart:end],
+            ))
+    return out
