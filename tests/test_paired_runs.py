@@ -588,3 +588,20 @@ IOPS=53.02M, BW=25.89GiB/s, IOS/call=2/2
     assert pairs(text) == [(51.20, 53.02), (25.00, 25.89)]
     # settings with other values are conditions, not sides
     assert pairs(text.replace("-R0", "-d8").replace("-R1", "-d16")) == []
+
+
+def test_time_parts_when_the_words_above_claim_them():
+    text = """\
+Loading a ruleset of a few thousand rules, this cuts the system time by half:
+
+Before: 0,05s user 0,42s system 96% cpu 0,488 total
+After:  0,05s user 0,21s system 95% cpu 0,272 total
+"""
+    found = find_paired_runs(text.splitlines(), set())
+    # the total as always, and the system time the sentence claims; `96% cpu` is a share,
+    # no stated change
+    assert sorted((m.baseline.value, m.patched.value) for m in found) == [(0.42, 0.21), (0.488, 0.272)]
+    assert all(m.stated is None for m in found)
+    plain = text.replace("cuts the system time by half", "is faster")
+    assert [(m.baseline.value, m.patched.value) for m in find_paired_runs(plain.splitlines(), set())] == [
+        (0.488, 0.272)]

@@ -82,6 +82,7 @@ _TYPED_BLANK = re.compile(r"(?<=[,=])\s+")
 # the command that makes its values a second's worth
 _NSTAT_ROW = re.compile(r"^\s*[A-Za-z][A-Za-z0-9_]{2,40}\s+\d+\s+\d+(?:\.\d+)?\s*$")
 _NSTAT_SECOND = re.compile(r"\bnstat\b.*\bsleep\s+1\b.*\bnstat\b")
+_SHARE_WORD = re.compile(r"\s*(?:cpu|util\w*|idle|busy|usage)\b", re.I)
 _TIME_PARTS = re.compile(r"^\s*(?:user|usr|sys)\b")
 
 
@@ -212,8 +213,10 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
     qs = tuple(q for q in found if q.kind != "percent")
     if not qs:
         return None
+    # (a share is no change: `time`'s `97% cpu`)
     stated = tuple(next((o for o in found if o.kind == "percent" and q.end <= o.start
-                         and (k + 1 == len(qs) or o.end <= qs[k + 1].start)), None)
+                         and (k + 1 == len(qs) or o.end <= qs[k + 1].start)
+                         and not _SHARE_WORD.match(text, o.end)), None)
                    for k, q in enumerate(qs))
     # a spread is part of the shape, not its digits (`± 0.019M/s` on one line, `± 0.001M/s`
     # on the next)
@@ -382,6 +385,8 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
     per_second = any(_NSTAT_SECOND.search(lines[j]) for j in range(base.start, min(base.end, len(lines)))
                      if "nstat" in lines[j])
     counted: set[tuple[float, float]] = set()
+    above = _words_above(lines, min(base.start, patched.start) - 1)
+    claimed_parts = {m.group(1).lower()[:3] for m in _PART_CLAIMED.finditer(above)}
     out = []
     for template, runs in before.items():
         others = after.get(template, [])
@@ -407,6 +412,12 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                                         f"{base.caption} {patched.caption} {label}"))
                 continue
             results = [k for k in _results(b.text, b.figures) if k not in keys]
+            if claimed_parts:
+                # `time`'s user or system time, where the words above claim it ("roughly
+                # halves the system time"): a claim beside the total
+                results = sorted({*results, *(k for k, q in enumerate(b.figures)
+                                              if (m := _PART_AFTER.match(b.text, q.end))
+                                              and m.group(1).lower()[:3] in claimed_parts)})
             columns = _tab_columns(lines, base, b) if _MEAN_ROW.match(b.text) else {}
             if columns:
                 # a tab table's row of means: each column its header names is a result
@@ -420,7 +431,9 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                         or unit_in_text(columns.get(k, "")) or unit_hint)
                 # (each side's own unit when each names one: `(nsec)` here, `(usec)` there)
                 punit = pq.unit or _unit_in_brackets(p.text[:pq.start]) or unit
-                label = columns.get(k) or _label(b.text, bq)
+                part = _PART_AFTER.match(b.text, bq.end) if claimed_parts else None
+                label = (f"{part.group(1)} time" if part else None) or columns.get(k) \
+                    or _label(b.text, bq)
                 condition = tuple((_label(b.text, b.figures[key]) or name or "case",
                                    b.figures[key].text) for key in keys)
                 if k in columns:
@@ -434,6 +447,23 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
 # a row of a run's statistics: `Average  2683850.6  0.000084854 ...` (rule 4: a stated mean)
 _MEAN_ROW = re.compile(r"^\s*(?:average|avg|mean|median)\b", re.I)
 _CELL_NAME = re.compile(r"^[A-Za-z%][\w .%/()\-]{0,40}$")
+
+
+# `time`'s parts after their figures (`0,39s system`, `6.22system`), and a claim about one
+_PART_AFTER = re.compile(r"\s*(user|usr|sys|system)\b", re.I)
+_PART_CLAIMED = re.compile(r"\b(user|sys|system)\s+time\b", re.I)
+_ABOVE = 3  # lines of words above a run's caption that may say what it claims
+
+
+def _words_above(lines: Sequence[str], caption: int) -> str:
+    """The lines of words right above a caption (its paragraph, up to three lines)."""
+    j, out = caption - 1, []
+    while j >= 0 and not lines[j].strip() and caption - j <= _ABOVE:
+        j -= 1
+    while j >= 0 and lines[j].strip() and len(out) < _ABOVE:
+        out.append(lines[j])
+        j -= 1
+    return " ".join(reversed(out))
 
 
 def _tab_columns(lines: Sequence[str], section: _Section, row: _Line) -> dict[int, str]:
