@@ -457,7 +457,8 @@ _ABOVE = 3  # lines of words above a run's caption that may say what it claims
 
 def _words_above(lines: Sequence[str], caption: int) -> str:
     """The lines of words right above a caption (its paragraph, up to three lines)."""
-    j, out = caption - 1, list[str]()
+    j = caption - 1
+    out: list[str] = []
     while j >= 0 and not lines[j].strip() and caption - j <= _ABOVE:
         j -= 1
     while j >= 0 and lines[j].strip() and len(out) < _ABOVE:
