@@ -29,7 +29,7 @@ msg size | copy      | zerocopy       | zerocopy + notify
     assert pairs(text) == [(310200, 402900, 30), (310200, 371100, 19),
                            (355000, 371100, 4.5), (355000, 350100, -1.4)]
     m = find_verified_pairs(text.splitlines())[0]
-    assert m.condition == (("case", "8192"),) and "msgs / second" in m.context
+    assert m.condition == (("case", "8192"), ("measure", "zerocopy")) and "msgs / second" in m.context
 
 
 def test_compare_output_with_a_zero_reference_and_a_lower_is_better_row() -> None:
@@ -146,3 +146,21 @@ before      601,337  608,004  615,702  608.3k
 after       603,118  616,950  617,260  612.4k (+0.7%)
 """
     assert pairs(text) == [(608.3, 612.4, 0.7)]
+
+
+def test_identical_pairs_of_other_rows_and_columns_stay_apart() -> None:
+    """Pairs with the same figures in other columns or under other row names are other
+    claims: their condition names the column (the header's words) and the row."""
+    text = """\
+                |      baseline, Mpps      |       this series        |
+type   entries  |  hash  | rbtree | pipapo |  hash  | rbtree | pipapo |
+----------------|--------|--------|--------|--------|--------|--------|
+net,port        |        |        |        |  +4%   |  +4%   |  +4%   |
+         1000   |    2.5 |    2.5 |    5.0 |    2.6 |    2.6 |    5.2 |
+----------------|--------|--------|--------|--------|--------|--------|
+net,mac         |        |        |        |  +4%   |  +4%   |  +4%   |
+         1000   |    2.5 |    4.1 |    5.0 |    2.6 |    4.3 |    5.2 |
+"""
+    found = find_verified_pairs(text.splitlines())
+    assert len({m.condition for m in found}) == len(found) == 6
+    assert found[0].condition == (("case", "net,port 1000"), ("measure", "hash"))

@@ -263,6 +263,7 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
         return []
     caption = _caption(lines, run)
     reruns = _reruns(lines, run[0][0], rows)
+    names = _cell_names(rows)
     out = []
     for p, f, g in applicable:
         if f.row == g.row and _column(rows[f.row], f) in reruns:
@@ -285,10 +286,21 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
                               None if stated.canonical_value is None else -stated.canonical_value,
                               stated.bound, stated.sign, stated.high)
         label = _label(frow, f)
+        if p.row != f.row:
+            # a row of percentages over its row of figures names the case too (`net,mac`
+            # over `1000 | 10.5 | ...`)
+            named = " ".join(rows[p.row].text[:p.q.start].replace("|", " ").split())
+            named = _DIGITS.sub("", named).strip(" +-")
+            label = " ".join(t for t in (named[:40], label) if t)
+        condition: tuple[tuple[str, str], ...] = (("case", label),) if label else ()
+        if f.cell >= 0 and f.cell in names and g.cell != f.cell:
+            # (two columns of one row with the same figures are two claims: `rbtree` and
+            # `pipapo` both 3.0 -> 3.1)
+            condition += (("measure", names[f.cell]),)
         out.append(Measurement(
             baseline=with_unit(g.q, unit), patched=with_unit(f.q, unit), source="table",
             line=rows[read[0]].line, quote=quote, unit=unit, stated=stated,
-            condition=(("case", label),) if label else (), context=caption,
+            condition=condition, context=caption,
         ))
     return out
 
@@ -320,6 +332,23 @@ def _reruns(lines: Sequence[str], start: int, rows: Sequence[_Row]) -> set[int]:
         if all(0 < len(name) <= _LEGEND_ITEM for name in names):
             return {k for k, name in enumerate(names) if k and name == names[0]}
     return set()
+
+
+_NAME_WORDS = re.compile(r"[A-Za-z][\w.\-/]*")
+
+
+def _cell_names(rows: Sequence[_Row]) -> dict[int, str]:
+    """A pipe table's column names, by cell: the words of its rows without figures, read
+    down each cell (`hash` `no` `ranges`)."""
+    out: dict[int, list[str]] = {}
+    for row in rows:
+        if not row.pipe or row.figures:
+            continue
+        for k, cell in enumerate(row.text.split("|")):
+            words = _NAME_WORDS.findall(cell)
+            if k and words:
+                out.setdefault(k, []).extend(words)
+    return {k: " ".join(words)[:60] for k, words in out.items()}
 
 
 def _label(row: _Row, f: _Figure) -> str:
