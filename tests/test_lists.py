@@ -551,6 +551,19 @@ batching:       1.381 ± 0.009M/s (drops 0.000 ± 0.000M/s)
     assert find_list_measurements(["no-batching: 1.2 Mpps", "batching-tx: 1.3 Mpps"]) == []
 
 
+def test_a_label_naming_the_baseline_beside_one_of_the_same_test():
+    found = find_list_measurements([
+        "Forwarding original kernel path: 410 Kpps",
+        "",
+        "Forwarding XDP redirect (xdp_fwd): 1.52 Mpps",
+        "XDP drop: 1.55 Mpps",
+    ])
+    assert [(m.baseline.text, m.patched.text) for m in found] == [("410 Kpps", "1.52 Mpps")]
+    # another test beside the baseline's line is no pair
+    assert find_list_measurements(["Forwarding original kernel path: 410 Kpps",
+                                   "XDP drop: 1.55 Mpps"]) == []
+
+
 def test_netperf_with_cpu_columns_gives_the_rate_and_each_cpu_column():
     """`-c -C` adds CPU utilisation and service demand columns: each is a claim beside the
     transaction rate; the commands between the caption and the output are skipped."""

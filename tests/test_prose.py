@@ -847,3 +847,13 @@ def test_a_pair_carried_over_two_sentences():
     assert find_carried_pairs(["It moved 200 MB per run.", "With the rework this dropped to 0.84s."]) == []
     assert find_carried_pairs(["It took 2.31s, or 3.2s cold.", "With the rework this dropped to 0.84s."]) == []
     assert find_carried_pairs(["It took 2.31s.", "The parser then needs 0.84s to settle."]) == []
+
+
+def test_a_change_worked_out_as_a_formula():
+    from analyze.claims.prose.carried import find_formula_pairs
+    [m] = find_formula_pairs(["So the gain is ((402110/371090)-1)*100 = 8.36% here."])
+    assert (m.baseline.value, m.patched.value, m.stated.value) == (371090, 402110, 8.36)
+    [m] = find_formula_pairs(["(402110-371090)/371090 = 8.36%"])
+    assert (m.baseline.value, m.patched.value) == (371090, 402110)
+    # figures that do not give the percentage written are no pair
+    assert find_formula_pairs(["((402110/371090)-1)*100 = 18.4%"]) == []

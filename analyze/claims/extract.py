@@ -26,7 +26,7 @@ from analyze.claims.lexer.units import lower_is_better, metric_of
 from analyze.claims.lists.paired import find_paired_runs
 from analyze.claims.lists.read import find_list_measurements
 from analyze.claims.lists.stated import find_stated_lines
-from analyze.claims.prose.carried import find_carried_pairs
+from analyze.claims.prose.carried import find_carried_pairs, find_formula_pairs
 from analyze.claims.prose.percent import find_percent_changes
 from analyze.claims.prose.read import (
     LoneResult,
@@ -563,7 +563,8 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
                 found.append((_stated_claim(message, block, change, source="list"),
                               _rounding(change.stated)))
                 used.add(change.line)
-        for m in [*find_prose_measurements(block.lines), *find_carried_pairs(block.lines)]:
+        for m in [*find_prose_measurements(block.lines), *find_carried_pairs(block.lines),
+                  *find_formula_pairs(block.lines)]:
             if m.line not in used:
                 figures.append(_make_claim(message, block, m))
                 found.append((figures[-1], None))

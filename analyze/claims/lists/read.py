@@ -731,7 +731,9 @@ def _relative_lines(lines: Sequence[str], used: set[int]) -> list[Measurement]:
     after a `+`, `with` or `w/` (`rx: 5 Mpps` over `rx drop: 3 Mpps` adds a different test,
     not something to the same setup); it is the patched side unless what it adds names the
     baseline (`+ revert`). A label that is the other with `no`, `non` or `without` before
-    it is the baseline. The figure may carry its spread and a remark in brackets; the same
+    it is the baseline; so is one naming the baseline beside one naming no side that starts
+    with the same word (`Routing Original Driver Network Stack: 382 Kpps`, a blank line,
+    `Routing XDP Redirect (xdp_fwd_kern): 1.48 Mpps`). The figure may carry its spread and a remark in brackets; the same
     two labels again (runs repeated) count at their first pair."""
     out: list[Measurement] = []
     seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
@@ -741,27 +743,30 @@ def _relative_lines(lines: Sequence[str], used: set[int]) -> list[Measurement]:
             else None
         q = _lone_figure(line, m.end()) if m else None
         if m is None or q is None:
-            previous = None
+            if line.strip():
+                previous = None  # (a blank line between the two lines is allowed)
             continue
         label = m.group(1)
         here = (i, label, tuple(_LABEL_WORD.findall(label.lower())), q)
-        if previous is not None and previous[0] == i - 1 \
+        if previous is not None and (previous[0] == i - 1 or (
+                previous[0] == i - 2 and not lines[i - 1].strip())) \
                 and previous[3].canonical_unit == q.canonical_unit:
             pair = (_extends(previous, here) or _extends(here, previous)
-                    or _negates(previous, here) or _negates(here, previous))
+                    or _negates(previous, here) or _negates(here, previous)
+                    or _sided(previous, here) or _sided(here, previous))
             if pair is not None:
                 (bi, _, bwords, bq), (pi, _, pwords, pq) = pair
-                used.update((i - 1, i))
+                used.update((previous[0], i))
                 previous = None
                 if (bwords, pwords) in seen:
                     continue  # a rerun of the same two
                 seen.add((bwords, pwords))
-                first = min(bi, pi)
+                first, second = min(bi, pi), max(bi, pi)
                 out.append(Measurement(
                     baseline=bq, patched=pq, source="list", line=first,
-                    quote=f"{lines[first].rstrip()}\n{lines[first + 1].rstrip()}",
+                    quote=f"{lines[first].rstrip()}\n{lines[second].rstrip()}",
                     unit=bq.unit or pq.unit, stated=None, condition=(),
-                    context=f"{lines[first].strip()} {lines[first + 1].strip()}"))
+                    context=f"{lines[first].strip()} {lines[second].strip()}"))
                 continue
         previous = here
     return out
@@ -795,6 +800,14 @@ def _lone_figure(line: str, start: int) -> Quantity | None:
 
 
 _NEGATION = re.compile(r"^(?:no|non|without|w/o)[-\s]+", re.I)
+
+
+def _sided(base: _Labelled, other: _Labelled) -> tuple[_Labelled, _Labelled] | None:
+    """(baseline, patched) when two labels start alike and the first names the baseline, the
+    other no side (`Routing Original Driver Network Stack` and `Routing XDP Redirect`)."""
+    if not base[2] or not other[2] or base[2][0] != other[2][0] or role_of(base[1]) != BASELINE:
+        return None
+    return (base, other) if role_of(other[1]) is None else None
 
 
 def _negates(without: _Labelled, other: _Labelled) -> tuple[_Labelled, _Labelled] | None:
