@@ -42,6 +42,7 @@ MODULES = (
     "analyze.claims.lists.stated",
     "analyze.claims.prose.carried",
     "analyze.claims.prose.gate",
+    "analyze.claims.prose.listed",
     "analyze.claims.prose.no_change",
     "analyze.claims.prose.percent",
     "analyze.claims.prose.read",

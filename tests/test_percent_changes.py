@@ -107,3 +107,19 @@ def test_the_result_beside_a_counter_is_kept() -> None:
 
 def test_two_gains_side_by_side_are_two_changes() -> None:
     assert changes("v2 shows bigger throughput gains than v1 (~30% vs ~14%).") == [30, 14]
+
+
+def test_a_change_stated_for_the_tests_listed_under_it() -> None:
+    from analyze.claims.prose.listed import spread_over_list
+    lines = ["All of the tests below have seen around ~30% regression with the commit.",
+             "pts-fio-RandomRead-EngineIO_uring-DirectYes-4KB",
+             "pts-fio-SequentialRead-EngineIO_uring-DirectYes-4KB",
+             "",
+             "We see it on 4KB block sizes only."]
+    found = spread_over_list(lines, find_percent_changes(lines))
+    assert [(dict(c.condition)["benchmark"], c.stated.value) for c in found] == [
+        ("pts-fio-RandomRead-EngineIO_uring-DirectYes-4KB", 30),
+        ("pts-fio-SequentialRead-EngineIO_uring-DirectYes-4KB", 30)]
+    # a sentence that points at no list keeps its one change
+    plain = ["The tests have seen around ~30% regression with the commit.", *lines[1:]]
+    assert len(spread_over_list(plain, find_percent_changes(plain))) == 1

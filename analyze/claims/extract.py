@@ -27,6 +27,7 @@ from analyze.claims.lists.paired import find_paired_runs
 from analyze.claims.lists.read import find_list_measurements
 from analyze.claims.lists.stated import find_stated_lines
 from analyze.claims.prose.carried import find_carried_pairs, find_formula_pairs
+from analyze.claims.prose.listed import spread_over_list
 from analyze.claims.prose.percent import find_percent_changes
 from analyze.claims.prose.read import (
     LoneResult,
@@ -551,7 +552,8 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
         measurements = [*read, *find_paired_runs(block.lines, taken, series)]
-        stated = [*find_prose_changes(block.lines), *find_percent_changes(block.lines)]
+        stated = spread_over_list(block.lines, [*find_prose_changes(block.lines),
+                                                *find_percent_changes(block.lines)])
         measurements, captioned = _captions_stated(block.lines, measurements, stated)
         measurements, captioned = _summaries_stated(measurements, stated, captioned)
         for m in measurements:
@@ -572,7 +574,8 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
         said = set()  # the rule-matched reader's changes first; the same percentage once
         for change in stated:
             # (one percentage per line, but an aligned row names a test for each of its own)
-            key = (change.line, change.stated.value, dict(change.condition).get("test"))
+            named = dict(change.condition)
+            key = (change.line, change.stated.value, named.get("test") or named.get("benchmark"))
             if change.line not in used and key not in said and key[:2] not in captioned:
                 found.append((_stated_claim(message, block, change), _rounding(change.stated)))
                 said.add(key)
