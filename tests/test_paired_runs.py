@@ -605,3 +605,16 @@ After:  0,05s user 0,21s system 95% cpu 0,272 total
     plain = text.replace("cuts the system time by half", "is faster")
     assert [(m.baseline.value, m.patched.value) for m in find_paired_runs(plain.splitlines(), set())] == [
         (0.488, 0.272)]
+
+
+def test_a_figures_key_names_its_unit():
+    text = """\
+Before:
+        time spent: 10211400 usecs      IOPS: 1958210
+After:
+        time spent: 17001230 usecs      IOPS: 1176385
+"""
+    found = find_paired_runs(text.splitlines(), set())
+    # (the line's rate is its result, not how long the run took)
+    assert [(m.baseline.value, m.patched.value, m.unit) for m in found] == [
+        (1958210, 1176385, "IOPS")]

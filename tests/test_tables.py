@@ -244,8 +244,8 @@ def test_kernel_test_robot_table():
     # vmstat) support them and are not (docs/claims.md)
     assert [(m.baseline.value, m.patched.value, m.stated.value if m.stated else None,
              m.condition, m.unit) for m in ms] == [
-        (1234567, 1386543, 12.3, (("measure", "netperf.Throughput_tps"),), None),
-        (3858, 3383, -12.3, (("measure", "netperf.Throughput_total_tps"),), None),
+        (1234567, 1386543, 12.3, (("measure", "netperf.Throughput_tps"),), "tps"),
+        (3858, 3383, -12.3, (("measure", "netperf.Throughput_total_tps"),), "tps"),
     ]
     assert [metric_of(None, m.context) for m in ms] == ["transactions", "transactions"]
     # the names still tell their metric, should a monitor's row be read elsewhere
@@ -505,7 +505,9 @@ bar_sysctl_table                             128      64     -64
 
 
 @pytest.mark.parametrize(("text", "unit"), [
-    ("NIC (requests / second):", None),  # what the requests are per, not a time
+    # a rate spelled with blanks round its slash; never `second` alone, a time
+    ("NIC (requests / second):", "requests/second"),
+    ("loopback (msgs / second):", "msgs/second"),
     ("latency (usec):", "usec"),
     ("rate (Mpps)", "Mpps"),
 ])

@@ -164,3 +164,13 @@ net,mac         |        |        |        |  +4%   |  +4%   |  +4%   |
     found = find_verified_pairs(text.splitlines())
     assert len({m.condition for m in found}) == len(found) == 6
     assert found[0].condition == (("case", "net,port 1000"), ("measure", "hash"))
+
+
+def test_the_unit_a_column_names() -> None:
+    text = """\
+dummy:
+IO size | copy (tx/s)   | zerocopy (tx/s)
+8000    | 1310200       | 2401000 (+83%)
+"""
+    [m] = find_verified_pairs(text.splitlines())
+    assert (m.baseline.value, m.patched.value, m.unit) == (1310200, 2401000, "tx/s")

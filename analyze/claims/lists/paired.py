@@ -32,6 +32,7 @@ from analyze.claims.tables.roles import (
     BASELINE,
     PATCHED,
     names_a_side,
+    probe_unit,
     role_of,
     unit_in_text,
     with_unit,
@@ -189,6 +190,18 @@ class _Line:
     text: str  # the line without a leading dmesg timestamp: what `figures` are placed in
     figures: tuple[Quantity, ...]  # its figures, percentages aside
     stated: tuple[Quantity | None, ...]  # the percentage after each figure, if any
+
+
+_KEY_BEFORE = re.compile(r"([A-Za-z][\w/]{1,12})\s*[=:]\s*$")
+
+
+def _key_unit(text: str, q: Quantity) -> str | None:
+    """The unit a figure's key names (`IOPS: 1911242`, `pps=812003`), or None."""
+    m = _KEY_BEFORE.search(text, 0, q.start)
+    if m is None:
+        return None
+    probe = probe_unit(m.group(1))
+    return probe.unit if probe is not None else None
 
 
 def _bracketed(text: str, q: Quantity) -> bool:
@@ -428,7 +441,7 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                     continue  # nothing went that way on either side (`0 xmit/s`)
                 # (a unit in brackets before the figures: fio's `lat (nsec): ... avg=1074.98`)
                 unit = (bq.unit or pq.unit or _unit_in_brackets(b.text[:bq.start])
-                        or unit_in_text(columns.get(k, "")) or unit_hint)
+                        or unit_in_text(columns.get(k, "")) or _key_unit(b.text, bq) or unit_hint)
                 # (each side's own unit when each names one: `(nsec)` here, `(usec)` there)
                 punit = pq.unit or _unit_in_brackets(p.text[:pq.start]) or unit
                 part = _PART_AFTER.match(b.text, bq.end) if claimed_parts else None

@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.limits import DEFAULT_LIMITS, table_too_long
 
+from .roles import with_unit
+
 MAX_ROWS = DEFAULT_LIMITS.table_lines
 _MAX_LINE = 300  # robot rows are about 80 columns; longer lines are not rows
 
@@ -77,6 +79,31 @@ def is_result(name: str, family: str | None) -> bool:
     if not rest or head in MONITORS or (family is not None and head != family):
         return False
     return not (rest.startswith("time.") or rest == "workload" or _BUCKET.search(name))
+
+
+# the unit a row's name ends in: `netperf.Throughput_Mbps`, `fio.read_bw_MBps`,
+# `...DefaultTestDirectory.mb_s`, `fio.write_clat_mean_us`, `stress-ng.*.ops_per_sec`
+_NAME_UNITS = (
+    (re.compile(r"[._](?:mb_s|MBps)$"), "MB/s"),
+    (re.compile(r"[._]KBps$"), "KB/s"),
+    (re.compile(r"[._]Mbps$"), "Mbps"),
+    (re.compile(r"[._]Gbps$"), "Gbps"),
+    (re.compile(r"[._]tps$"), "tps"),
+    (re.compile(r"[._]ops_per_sec$"), "ops/s"),
+    (re.compile(r"[._]iops$", re.I), "IOPS"),
+    (re.compile(r"[._]msg_s$"), "msg/s"),
+    (re.compile(r"[._]ns$"), "ns"),
+    (re.compile(r"[._]us$"), "us"),
+    (re.compile(r"[._]ms$"), "ms"),
+)
+
+
+def name_unit(name: str) -> str | None:
+    """The unit a robot row's name ends in, or None (`hackbench.throughput`)."""
+    for pattern, unit in _NAME_UNITS:
+        if pattern.search(name):
+            return unit
+    return None
 
 
 def _number(line: str, m: re.Match[str], group: str) -> Quantity | None:
@@ -157,10 +184,11 @@ def _commit_row(line: str, i: int, m: re.Match[str], commits: Sequence[str],
         if patched is None:
             continue
         commit = commits[k + 1][:12] if k + 1 < len(commits) else str(k + 1)
+        unit = name_unit(name)
         out.append(Measurement(
-            baseline=base, patched=patched, source="table", line=i, quote=line.rstrip(),
-            unit=None, stated=_change(cell), condition=(("measure", name), ("commit", commit)),
-            context=name,
+            baseline=with_unit(base, unit), patched=with_unit(patched, unit), source="table",
+            line=i, quote=line.rstrip(), unit=unit, stated=_change(cell),
+            condition=(("measure", name), ("commit", commit)), context=name,
         ))
     return out
 
@@ -209,8 +237,10 @@ def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> lis
                 raise table_too_long(max_rows)
         if not is_result(name, family):
             continue
+        unit = name_unit(name)
         out.append(Measurement(
-            baseline=base, patched=patched, source="table", line=i, quote=line.rstrip(),
-            unit=None, stated=_change(m), condition=(("measure", name),), context=name,
+            baseline=with_unit(base, unit), patched=with_unit(patched, unit), source="table",
+            line=i, quote=line.rstrip(), unit=unit, stated=_change(m),
+            condition=(("measure", name),), context=name,
         ))
     return out

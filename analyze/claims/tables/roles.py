@@ -45,6 +45,7 @@ _DIGIT = re.compile(r"\d")
 _BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,40})[)\]]")
 _WORD = re.compile(r"[^\s,;:()\[\]]+")
 # `packets per second`, `figures in Mpps`: the word before names what the unit is of.
+_SPACED_SLASH = re.compile(r"(?<=[A-Za-z])\s+/\s+(?=[A-Za-z])")
 _PER = re.compile(r"(?:\bper|/)\s*$", re.I)
 
 
@@ -149,7 +150,8 @@ def unit_in_text(text: str) -> str | None:
     `at 1500 bytes`): setup, not the table's unit. `second` after `per` is the denominator of
     a rate (`packets per second`), never a unit of time on its own.
     """
-    text = text[:_MAX_HEADER]
+    # (`requests / second`: a rate spelled with blanks round its slash)
+    text = _SPACED_SLASH.sub("/", text[:_MAX_HEADER])
     for m in _BRACKETED.finditer(text):
         inside = m.group(1)
         q = probe_unit(inside)

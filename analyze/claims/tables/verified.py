@@ -268,7 +268,8 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
     for p, f, g in applicable:
         if f.row == g.row and _column(rows[f.row], f) in reruns:
             continue
-        unit = f.q.unit or g.q.unit or unit_in_text(caption)
+        unit = (f.q.unit or g.q.unit or unit_in_text(names.get(f.cell, ""))
+                or unit_in_text(caption))
         frow = rows[f.row]
         # the rows the pair was read from, in order: adjacent ones one after the other (the
         # claim's lines), others as fragments
