@@ -355,7 +355,7 @@ class _Changes:
     condition), sorted: a stated-only change is looked up in log time, not against each."""
 
     def __init__(self, figures: Sequence[Claim]) -> None:
-        by: dict[tuple[str, tuple[tuple[str, str], ...] | None], list[float]] = {}
+        by: dict[tuple[str | None, tuple[tuple[str, str], ...] | None], list[float]] = {}
         for other in figures:
             for change in (other.stated_change_pct, other.change_pct):
                 if change is not None and math.isfinite(change):
