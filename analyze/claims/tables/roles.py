@@ -27,7 +27,9 @@ _STATED_WORDS = (
 )
 _BASELINE_WORDS = (
     r"\bbefore\b|\bbase(?:line)?\b|\bvanilla\b|\bunpatched\b|\bw/o\b|\bwithout\b|\bold\b"
-    r"|\borig(?:inal)?\b|\bstock\b|\bpre-?patch\b|\bno[- ]?patch\b|\bprior\b|\breference\b|\bcurrent\b"
+    r"|\borig(?:inal)?\b|\bstock\b|\bpre-?patch\b|\bno[- ]?patch\b|\bprior\b|\breference\b"
+    # `current` of the words, not C's `current->files`, `task_lock(current)`
+    r"|(?<![(>.\w])\bcurrent\b(?!\s*(?:->|[().;,=\[]))"
 )
 _PATCHED_WORDS = (
     r"\bafter\b|\bpatched\b|\bpatch(?:es|set)?\b|\bw/\s?[a-z]|\bnew\b|\bpost-?patch\b"
