@@ -566,25 +566,26 @@ def test_a_label_naming_the_baseline_beside_one_of_the_same_test():
 
 def test_a_numbered_source_listing_has_no_figures():
     # a checker's report quotes the source by line number; C's `current` names no side
-    text = """\
-drivers/example/core.c
-  5120  static int example_worker(void *data)
-  5121  {
-  5122          struct example_ctx *ctx = data;
-  5123  
-  5124          lock_task(current);
-  5125          current->owner = NULL;
-  5126          current->flags = 0;
-  5127          unlock_task(current);
-  5128  
-  5129          while (!worker_should_stop()) {
-  5130                  int ret;
-  5131                  bool spin, resched;
-  5132  
-  5133                  /*
-  5134                   * changes to the lists are synchronised
-  5135                   */
-"""
+    lines = [
+        "drivers/example/core.c",
+        "  5120  static int example_worker(void *data)",
+        "  5121  {",
+        "  5122          struct example_ctx *ctx = data;",
+        "  5123  ",
+        "  5124          lock_task(current);",
+        "  5125          current->owner = NULL;",
+        "  5126          current->flags = 0;",
+        "  5127          unlock_task(current);",
+        "  5128  ",
+        "  5129          while (!worker_should_stop()) {",
+        "  5130                  int ret;",
+        "  5131                  bool spin, resched;",
+        "  5132  ",
+        "  5133                  /*",
+        "  5134                   * changes to the lists are synchronised",
+        "  5135                   */",
+    ]
+    text = "\n".join(lines)
     assert find_list_measurements(text.splitlines()) == []
 
 
