@@ -589,6 +589,20 @@ def test_a_numbered_source_listing_has_no_figures():
     assert find_list_measurements(text.splitlines()) == []
 
 
+def test_the_line_over_both_runs_names_their_unit():
+    [m] = find_list_measurements(["Benchmarked on a 64-core box calling stat() (ops/s):",
+                                  "before: 4810322", "after:\t4991208 (+3.8%)"])
+    assert (m.baseline.value, m.patched.value, m.unit) == (4810322, 4991208, "ops/s")
+
+
+def test_a_percentage_further_on_is_the_pairs_change_only_when_the_figures_give_it():
+    [m] = find_list_measurements(["QD1 nops went 11.204 -> 11.690 MIOPS, which is more than "
+                                  "9.2% of the submission overhead"])
+    assert (m.baseline.value, m.patched.value, m.stated) == (11.204, 11.69, None)
+    [m] = find_list_measurements(["4 threads: 3.1 Mpps -> 4.0 Mpps, that is +29% here"])
+    assert m.stated.value == 29
+
+
 def test_netperf_with_cpu_columns_gives_the_rate_and_each_cpu_column():
     """`-c -C` adds CPU utilisation and service demand columns: each is a claim beside the
     transaction rate; the commands between the caption and the output are skipped."""

@@ -47,6 +47,7 @@ _DIGIT = re.compile(r"\d")
 _NOISE_KEY = compile_words(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread|^\s*(?:min|max|io|run|runt"
                            r"|ios/call|samples?)\s*$|^\s*(?:maximum|minimum|peak)\b", re.I)
 _PEAK_BEFORE = re.compile(r"\b(?:maximum|minimum|max|min|peak|best|worst)\s*$", re.I)
+_WORDS_BETWEEN = re.compile(r"[A-Za-z]{3,}.*[A-Za-z]{3,}")  # two words or more
 _PROMPT = re.compile(r"^\s*[$#]\s+\S")  # `$ netperf -H ...`: the command, not its output
 _RESIDUE = re.compile(r"[\s()\[\],;+\-*]+")
 # Words that make a unitless `X -> Y` a result (`tcp_rr: 512k -> 578k`), not a setting.
@@ -541,6 +542,12 @@ def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
         if loop is not None and len(loop.values) == len(pairs):
             loop_name = (cmds.name_of_variable(loop.variable), loop.values)
     caption_unit = unit_in_text(patched.caption) or unit_in_text(base.caption)
+    if caption_unit is None:
+        # the line over both runs names their unit: `Benchmarked ... access() (ops/s):` over
+        # `before: 5106246` and `after: 5269678`
+        top = min(first.caption_line, second.caption_line) - 1
+        if top >= 0 and len(lines[top]) <= _MAX_CAPTION and lines[top].rstrip().endswith(":"):
+            caption_unit = unit_in_text(lines[top])
     units = [b.unit or b.value.unit or p.value.unit or key_unit(b.key) or caption_unit
              for b, p in pairs]
     # keys of one unit name what each figure measures (`trig-fentry`, `trig-kprobe`, both
@@ -673,7 +680,12 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     # the change may be written before the pair: `randreads: ~25% increase (~1900 MB/s ->
     # 2400 MB/s)` (one percentage on the line, the pair's)
     percents = [q for q in qs if q.kind == "percent"]
-    stated = stated_in(right[1:]) or (percents[0] if len(percents) == 1 else None)
+    stated = stated_in(right[1:])
+    if stated is not None and _WORDS_BETWEEN.search(line[pq.end:stated.start]) \
+            and not _near_change(bq, pq, stated):
+        stated = None  # a percentage further on, of something else (`..., which is 8.5% of`)
+    if stated is None and len(percents) == 1 and _near_change(bq, pq, percents[0]):
+        stated = percents[0]
     return Measurement(
         baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="list", line=i,
         quote=line.rstrip(), unit=unit, stated=stated, condition=condition,
@@ -704,6 +716,18 @@ def _numbered_listing(lines: Sequence[str]) -> set[int]:
             out.update(run)
         run, code = [], 0
     return out
+
+
+def _near_change(bq: Quantity, pq: Quantity, percent: Quantity) -> bool:
+    """Whether a percentage elsewhere on a pair's line can be its change: near the change
+    the figures compute (`~25% increase (~1900 MB/s -> 2400 MB/s)`: 26 %), not another
+    share (`12.067 -> 12.565 MIOPS, ... more than 8.5% of the overhead`)."""
+    base = bq.canonical_value if bq.canonical_value is not None else bq.value
+    new = pq.canonical_value if pq.canonical_value is not None else pq.value
+    if not base:
+        return False
+    change = abs(100.0 * (new - base) / base)
+    return abs(change - abs(percent.value)) <= max(1.0, 0.25 * abs(percent.value))
 
 
 def find_list_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> list[Measurement]:
