@@ -32,6 +32,7 @@ from typing import Any
 # The modules claim extraction spends its time in: the claim readers, less the word lists
 # and pattern tables they are built from (run once, at import).
 MODULES = (
+    "analyze.claims.block_text",
     "analyze.claims.extract",
     "analyze.claims.lexer.number_spans",
     "analyze.claims.lexer.numbers",

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from analyze.claims.block_text import joined
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
@@ -78,6 +79,10 @@ _LEFT_DIGITS = re.compile(r"(?<=[a-z/])\d+|\d+(?=[a-z])")
 _PERCENTS = re.compile(r"[(\[]?\s*[+\-~±]?\s*\d+(?:[.,]\d+)?\s*%\s*[)\]]?|[(\[]\s*[\d.]+\s*[)\]]")
 # `time`'s breakdown: what the run cost the CPU beside how long it took (`real`)
 _BRACKETS = str.maketrans("", "", "()[]")
+# the blocks worth walking for each kind of caption (see analyze/claims/block_text.py)
+_CAPTION_HINT = re.compile(r"^[ \t]*[(\[][A-Za-z]|:[ \t]*$", re.M)
+_NUMBERED_HINT = re.compile(r"^[ \t]*[A-Za-z][A-Za-z ]{0,20}?[ \t]*#?\d{1,2}[ \t]*[:.)-][ \t]*[^\d\s]", re.M)
+_SWITCH_HINT = re.compile(r"^[ \t]*-[A-Za-z][01](?![\w.])", re.M)
 _TYPED_BLANK = re.compile(r"(?<=[,=])\s+")
 # nstat's output (`Udp6InDatagrams   615091   0.0`: the counter, its value, its rate), and
 # the command that makes its values a second's worth
@@ -634,7 +639,7 @@ def _named_sections(lines: Sequence[str], series: frozenset[str]) -> list[tuple[
     line of words ending in `:` with figure lines within two lines below it, or a label in
     brackets that starts a run's line (`(passthru) read: IOPS=17.2k, ...` then `(block)
     read: IOPS=15.3k, ...`); its run goes to the next caption."""
-    if not series:
+    if not series or not _CAPTION_HINT.search(joined(lines)):
         return []
     named_by = _spelled(series)
     captions: list[tuple[int, bool, int | None]] = []  # line, names the series, label's end
@@ -682,6 +687,8 @@ def _numbered_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section]]:
     patched side is compared with the only other one. A caption names the same thing and
     counts on from the one before (`Result 1`, `Result 2`); its run goes to the next."""
     captions: list[tuple[int, str, int, str]] = []  # line, name, number, what it ran
+    if not _NUMBERED_HINT.search(joined(lines)):
+        return []
     for i, line in enumerate(lines[:-1]):
         if len(line) > _MAX_CAPTION:
             continue
@@ -722,6 +729,8 @@ def _switched_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section]]:
     single-letter switches set to 0 or 1: a setting with other values (`-d8`, `-s2`) is a
     condition, not a side. A run goes to the next blank line."""
     captions = []
+    if not _SWITCH_HINT.search(joined(lines)):
+        return []
     for i, line in enumerate(lines[:-1]):
         if "-" in line and len(line) <= _MAX_CAPTION and _OPTIONS.match(line) \
                 and _template(i + 1, lines[i + 1]) is not None:

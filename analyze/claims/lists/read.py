@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from analyze.claims.block_text import joined
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities as _find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
@@ -698,12 +699,15 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
 _NUMBERED_LINE = re.compile(r"^\s*\d{1,6}(?:\s{2,}(\S.*))?\s*$")
 _CODE = re.compile(r"[;{}]|/\*|\*/|\b(?:if|for|while|return|struct|static|int|void)\b|->|\w\(")
 _MIN_LISTING = 5
+_LISTING_HINT = re.compile(r"^[ \t]*\d{1,6}[ \t]{2,}\S[^\n]*[;{}]", re.M)
 
 
 def _numbered_listing(lines: Sequence[str]) -> set[int]:
     """The lines of a numbered source listing, figures of none: runs of at least five
     numbered lines, most of them code."""
     out: set[int] = set()
+    if not _LISTING_HINT.search(joined(lines)):
+        return out  # (most blocks: no numbered line of code)
     run: list[int] = []
     code = 0
     for i, line in enumerate([*lines, "x"]):
@@ -764,6 +768,7 @@ def find_list_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> li
 # `XDP_REDIRECT (upstream codepath + bulking APIs): 10.1Mpps`: a label, a colon, one figure
 _LABELLED = re.compile(r"\s*([A-Za-z][^:=]{0,80}?)\s*:\s*(?=[~<>]?\s*\d)")
 _LABEL_WORD = re.compile(r"[a-z0-9_]+")
+_LABELLED_HINT = re.compile(r"^[ \t]*[A-Za-z][^:=\n]{0,80}?:[ \t]*[~<>]?[ \t]*\d", re.M)
 _ADDED = compile_words(r"^(?:\+|with\b|w/)", re.I)
 
 
@@ -786,6 +791,9 @@ def _relative_lines(lines: Sequence[str], used: set[int]) -> list[Measurement]:
     `Routing XDP Redirect (xdp_fwd_kern): 1.48 Mpps`). The figure may carry its spread and a remark in brackets; the same
     two labels again (runs repeated) count at their first pair."""
     out: list[Measurement] = []
+    hints = _LABELLED_HINT.finditer(joined(lines))
+    if next(hints, None) is None or next(hints, None) is None:
+        return out  # (fewer than two `label: figure` lines in the block)
     seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     previous: _Labelled | None = None
     for i, line in enumerate(lines):
