@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import metric_of
@@ -77,6 +78,8 @@ def find_baseline_rows(lines: Sequence[str]) -> list[Measurement]:
     """The variants of each baseline row of a block, paired with it column by column (see
     the module)."""
     out: list[Measurement] = []
+    if not names_a_side(joined(lines)):
+        return out
     for i, line in enumerate(lines):
         if len(line) > _MAX_LINE or not names_a_side(line):
             continue

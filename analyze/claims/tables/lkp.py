@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from analyze.claims.block_text import joined
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.limits import DEFAULT_LIMITS, table_too_long
 
@@ -144,6 +145,7 @@ def _stands_alone(m: re.Match[str], line: str) -> bool:
 #  ---------------- --------------------------- ---------------------------
 #      15722           -69.5%       4792           -40.8%       9300        netperf.Throughput_Mbps
 _COMMITS = re.compile(r"^\s*[0-9a-f]{12,40}(?:\s+[0-9a-f]{12,40})+\s*$")
+_COMMITS_IN_TEXT = re.compile(_COMMITS.pattern, re.M)
 _DASHES = re.compile(r"^[\s-]+-[\s-]*$")
 _CELL = re.compile(rf"\s+(?P<change>[+-]?(?:\d+(?:\.\d+)?|Inf)%?)\s+(?P<value>{_NUM}){_SPREAD}")
 _MULTI_ROW = re.compile(
@@ -197,11 +199,13 @@ def find_lkp_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> lis
     """The benchmark's rows of the kernel test robot's `%change` tables, keyed by the row's
     name."""
     out: list[Measurement] = []
-    commit_table = any(_COMMITS.match(line) for line in lines
-                       if len(line) <= _MAX_LINE and "--" not in line)
+    text = joined(lines)
+    if "%" not in text:
+        return out  # (a robot table has its `%change`; a row alone, its signed percentage)
+    commit_table = _COMMITS_IN_TEXT.search(text) is not None
     if commit_table:
         out += _commit_columns(lines, max_rows, tested_family(lines))
-    family = tested_family(lines) if any("noticed" in line for line in lines) else None
+    family = tested_family(lines) if "noticed" in text else None
     active = False
     rows = 0  # of the table being read
     for i, line in enumerate(lines):

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from analyze.claims.block_text import joined
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement
@@ -68,7 +69,7 @@ _LINE_IN_TEXT = re.compile(_LINE.pattern, re.M)
 
 
 def _blocks(lines: Sequence[str]) -> list[_PerfBlock]:
-    text = "\n".join(lines)
+    text = joined(lines)
     if _HEADER.search(text) is None and _LINE_IN_TEXT.search(text) is None:
         return []
     blocks: list[_PerfBlock] = []

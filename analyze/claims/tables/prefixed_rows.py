@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import metric_of
@@ -72,6 +73,8 @@ def find_prefixed_rows(lines: Sequence[str]) -> list[Measurement]:
     """The pairs of each pipe table of a block whose row labels are `setup, case` (see the
     module)."""
     out: list[Measurement] = []
+    if "|" not in joined(lines):
+        return out
     i, n = 0, len(lines)
     while i < n:
         if lines[i].count("|") < 2 or len(lines[i]) > _MAX_LINE:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement
 
@@ -42,6 +43,8 @@ def _is_figure(cell: str) -> bool:
 def find_variant_rows(lines: Sequence[str]) -> list[Measurement]:
     """The pairs of the side-named rows of each pipe table of a block (see the module)."""
     out: list[Measurement] = []
+    if "|" not in joined(lines):
+        return out
     i, n = 0, len(lines)
     while i < n:
         if lines[i].count("|") < 2 or len(lines[i]) > _MAX_LINE:

@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 
@@ -381,6 +382,8 @@ def find_verified_pairs(lines: Sequence[str]) -> list[Measurement]:
     """The pairs the tables of a block of lines state a percentage of change for, each
     checked against its figures (see the module's rules)."""
     out: list[Measurement] = []
+    if "%" not in joined(lines):
+        return out  # (a table is read here by its percentages)
     for run in _tables(lines):
         out += _read_table(run, lines)
     return out

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement
 from analyze.claims.lexer.units import metric_of
@@ -51,6 +52,9 @@ def _sides(lines: Sequence[str], first: int) -> bool | None:
 def find_vs_cells(lines: Sequence[str]) -> list[Measurement]:
     """The pairs of the `A vs B` cells of the pipe tables of a block (see the module)."""
     out: list[Measurement] = []
+    text = joined(lines)
+    if "|" not in text or not _VS.search(text):
+        return out
     i, n = 0, len(lines)
     while i < n:
         if "|" not in lines[i] or len(lines[i]) > _MAX_LINE or not _VS.search(lines[i]):
