@@ -48,7 +48,7 @@ _DIGIT = re.compile(r"\d")
 _NOISE_KEY = compile_words(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread|^\s*(?:min|max|io|run|runt"
                            r"|ios/call|samples?)\s*$|^\s*(?:maximum|minimum|peak)\b", re.I)
 _PEAK_BEFORE = re.compile(r"\b(?:maximum|minimum|max|min|peak|best|worst)\s*$", re.I)
-_WORDS_BETWEEN = re.compile(r"[A-Za-z]{3,}.*[A-Za-z]{3,}")  # two words or more
+_WORD3 = re.compile(r"[A-Za-z]{3,}")  # a word, for counting the words between two figures
 _PROMPT = re.compile(r"^\s*[$#]\s+\S")  # `$ netperf -H ...`: the command, not its output
 _RESIDUE = re.compile(r"[\s()\[\],;+\-*]+")
 # Words that make a unitless `X -> Y` a result (`tcp_rr: 512k -> 578k`), not a setting.
@@ -682,7 +682,7 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     # 2400 MB/s)` (one percentage on the line, the pair's)
     percents = [q for q in qs if q.kind == "percent"]
     stated = stated_in(right[1:])
-    if stated is not None and _WORDS_BETWEEN.search(line[pq.end:stated.start]) \
+    if stated is not None and len(_WORD3.findall(line, pq.end, stated.start)) >= 2 \
             and not _near_change(bq, pq, stated):
         stated = None  # a percentage further on, of something else (`..., which is 8.5% of`)
     if stated is None and len(percents) == 1 and _near_change(bq, pq, percents[0]):
