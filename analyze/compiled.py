@@ -55,6 +55,7 @@ MODULES = (
     "analyze.claims.tables.baseline_row",
     "analyze.claims.tables.lkp",
     "analyze.claims.tables.perf_stat",
+    "analyze.claims.tables.pipe_runs",
     "analyze.claims.tables.prefixed_rows",
     "analyze.claims.tables.read",
     "analyze.claims.tables.roles",

@@ -620,16 +620,6 @@ stddev      20        40          30          30
     assert find_baseline_rows(["            rx    tx", "baseline    512   512", "tuned       1024  1024"]) == []
 
 
-@pytest.mark.parametrize("context,metric", [
-    ("cpumap NAPI patches v2 Throughput", "throughput"),  # a name that starts with cpu
-    ("cpumap redirect", "other"),
-    ("CPU usage", "cpu"),
-    ("cpus busy", "cpu"),
-    ("cpu_util", "cpu"),
-])
-def test_cpu_is_a_word_not_a_prefix(context, metric):
-    assert metric_of(None, context) == metric
-
 
 def test_rows_labelled_setup_then_case():
     """`setup, case` row labels: the setup naming the series is patched, its baseline the

@@ -175,3 +175,14 @@ def test_a_share_of_cycles_is_cpu():
 ])
 def test_a_metric_word_wins_over_a_test_name(context, metric):
     assert metric_of(None, context) == metric
+
+
+@pytest.mark.parametrize("context,metric", [
+    ("cpumap NAPI patches v2 Throughput", "throughput"),  # a name that starts with cpu
+    ("cpumap redirect", "other"),
+    ("CPU usage", "cpu"),
+    ("cpus busy", "cpu"),
+    ("cpu_util", "cpu"),
+])
+def test_cpu_is_a_word_not_a_prefix(context, metric):
+    assert metric_of(None, context) == metric

@@ -26,11 +26,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import metric_of
 
+from .pipe_runs import pipe_runs
 from .roles import PATCHED, names_a_side, role_of, unit_in_text, with_unit
 
 _MAX_LINE = 300
@@ -73,21 +73,10 @@ def find_prefixed_rows(lines: Sequence[str]) -> list[Measurement]:
     """The pairs of each pipe table of a block whose row labels are `setup, case` (see the
     module)."""
     out: list[Measurement] = []
-    if "|" not in joined(lines):
-        return out
-    i, n = 0, len(lines)
-    while i < n:
-        if lines[i].count("|") < 2 or len(lines[i]) > _MAX_LINE:
-            i += 1
-            continue
-        end = i
-        while end < n and end - i < _MAX_ROWS and len(lines[end]) <= _MAX_LINE \
-                and lines[end].count("|") >= 2:
-            end += 1
+    for start, end in pipe_runs(lines, _MAX_LINE, _MAX_ROWS):
         if any("," in line.split("|", 1)[0] and names_a_side(line.split("|", 1)[0])
-               for line in lines[i:end]):
-            out += _table(lines, i, end)
-        i = end
+               for line in lines[start:end]):
+            out += _table(lines, start, end)
     return out
 
 

@@ -16,19 +16,17 @@ A box table's rules (`+------+------+`) between the rows are skipped.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement
 
+from .pipe_runs import RULE, pipe_runs
 from .roles import BASELINE, PATCHED, names_a_side, resolve_roles, with_unit
 
 _MAX_LINE = 400
 _MAX_ROWS = 200
 _MAX_SIDES = 4
-_RULE = re.compile(r"\s*[+|]?(?:[-=]+[+|])+[-=]*\s*$")
 
 
 def _cells(line: str) -> list[str]:
@@ -43,25 +41,14 @@ def _is_figure(cell: str) -> bool:
 def find_variant_rows(lines: Sequence[str]) -> list[Measurement]:
     """The pairs of the side-named rows of each pipe table of a block (see the module)."""
     out: list[Measurement] = []
-    if "|" not in joined(lines):
-        return out
-    i, n = 0, len(lines)
-    while i < n:
-        if lines[i].count("|") < 2 or len(lines[i]) > _MAX_LINE:
-            i += 1
-            continue
-        end = i
-        while end < n and end - i < _MAX_ROWS and len(lines[end]) <= _MAX_LINE \
-                and (lines[end].count("|") >= 2 or _RULE.match(lines[end])):
-            end += 1
-        out += _table(lines, i, end)
-        i = end
+    for start, end in pipe_runs(lines, _MAX_LINE, _MAX_ROWS):
+        out += _table(lines, start, end)
     return out
 
 
 def _table(lines: Sequence[str], start: int, end: int) -> list[Measurement]:
     # (a box table's rules between its rows are no rows: `+------+------+`)
-    rows = [(r, _cells(lines[r])) for r in range(start, end) if not _RULE.match(lines[r])]
+    rows = [(r, _cells(lines[r])) for r in range(start, end) if not RULE.match(lines[r])]
     if not rows:
         return []
     width = len(rows[0][1])
