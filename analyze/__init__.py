@@ -8,7 +8,7 @@ values out; no store, no network, no files.
 - beside them the shared vocabulary: `model` (the domain values), `errors`, `limits`,
   `serialize` (values to the JSON contract) and `pipeline` (a batch of mail, analysed).
 
-The claim readers run compiled when a build of exactly these sources is at hand
+The claim readers and mail parsing run compiled when a build of exactly these sources is at hand
 (analyze/compiled.py); otherwise, and with PATCHPERF_PURE=1, as the Python they are.
 """
 

@@ -19,6 +19,9 @@ from analyze.mail.decode import MAX_PARTS, decode_mail
 from analyze.mail.headers import clean_message_id, message_ids, parse_date, parse_from
 from analyze.mail.message import parse_message
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 HEAD = (
     b"From: Ana Lopes <ana@example.org>\n"
     b"Subject: [PATCH net] tcp: fix\n"

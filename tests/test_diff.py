@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 from analyze.errors import BadInput, LimitExceeded
 from analyze.mail.diff import DiffTooLarge, find_patch, strip_quote
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 # A one-hunk git diff like the one Patchwork's body-split tests build (inline_cases.json).
 DIFF = """\
 diff --git a/meep.text b/meep.text

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from analyze.mail.diffstat import find_diffstat
 from analyze.model import DiffstatFile
+
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
 
 
 def stat(body: str, depth: int = 0):

@@ -23,7 +23,7 @@ from analyze.model import Message
 from ingest.local import read_sources
 from ingest.raw import RawMail
 
-pytestmark = pytest.mark.peer
+pytestmark = [pytest.mark.peer, pytest.mark.readers]  # readers: run again on the compiled build
 
 
 def parse(path: Path) -> Message:

@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from conftest import SHARED
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 PEER = SHARED / "peer"
 
 

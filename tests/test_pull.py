@@ -6,6 +6,9 @@ import pytest
 
 from analyze.mail.pull import find_pull_url
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 INTRO = "The following changes since commit 1234:\n\n  Linux 6.1\n\nare available in the {}:\n\n"
 
 

@@ -20,6 +20,9 @@ from analyze.mail.subject import (
     split_prefixes,
 )
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 
 @pytest.mark.parametrize(
     ("raw", "expect"),

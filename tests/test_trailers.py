@@ -16,6 +16,9 @@ from analyze.errors import BadInput
 from analyze.mail.trailers import parse_trailers, split_person
 from analyze.model import Trailer
 
+# run again on the compiled build: `make test-compiled`
+pytestmark = pytest.mark.readers
+
 
 def _depth(line: str) -> tuple[int, str]:
     # One quote level is `>` plus at most one following space (analyze/mail/body.py).

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import Message as EmailMessage
+from functools import partial
 from itertools import islice
 
 from analyze.errors import BadInput, LimitExceeded
@@ -30,6 +31,7 @@ from .headers import (
     parse_from,
     repair_hidden_addresses,
 )
+from .mime_fields import Fields
 
 MAX_PARTS = 1000  # a real mail has a handful of MIME parts; more is an attack
 # The stdlib parser recurses once per nested multipart or message/*: a mail nested thousands
@@ -74,15 +76,16 @@ def decode_mail(data: bytes, limits: Limits = DEFAULT_LIMITS) -> DecodedMail:
         msg = _parse(data)
     except RecursionError:  # (as deep as MAX_CONTAINERS allows, it is not reached)
         raise LimitExceeded("MIME nesting", MAX_CONTAINERS, "levels") from None
-    if not any(msg.get(h) is not None for h in ("From", "Subject", "Message-ID", "Date")):
+    fields = Fields(msg)
+    get = fields.get
+    if not any(get(h) is not None for h in ("From", "Subject", "Message-ID", "Date")):
         raise BadInput("not a mail: no From, Subject, Date or Message-ID header")
 
     body_parts: list[str] = []
     attachments: list[Attachment] = []
     warnings: list[str] = []
-    _collect_parts(msg, body_parts, attachments, warnings)
+    _collect_parts(msg, fields, body_parts, attachments, warnings)
 
-    get = msg.get
     from_name, from_addr = parse_from(get("From"))
     message_id, in_reply_to, list_id, change_id = (
         get("Message-ID"), get("In-Reply-To"), get("List-Id"), get("X-Change-ID")
@@ -151,13 +154,13 @@ def _param(read: Callable[[], str | None], what: str, warnings: list[str]) -> st
         return None
 
 
-def _part_text(part: EmailMessage, warnings: list[str]) -> str:
+def _part_text(part: EmailMessage, fields: Fields, warnings: list[str]) -> str:
     payload = part.get_payload(decode=True)
     if payload is None:
         payload = b""
     if not isinstance(payload, bytes):  # pragma: no cover - compat32 returns bytes here
         payload = str(payload).encode("utf-8", "replace")
-    declared = _param(part.get_content_charset, "charset", warnings)
+    declared = fields.charset(partial(_param, part.get_content_charset, "charset", warnings))
     if declared and known_charset(declared) is None:
         warnings.append(f"unknown charset {declared[:40]!r}, read with the utf-8/windows-1252 fallbacks")
     return decode_bytes(payload, declared)
@@ -168,23 +171,25 @@ def _is_patch_attachment(ctype: str, filename: str | None) -> bool:
 
 
 def _collect_parts(
-    msg: EmailMessage, body: list[str], attachments: list[Attachment], warnings: list[str]
+    msg: EmailMessage, top: Fields, body: list[str], attachments: list[Attachment], warnings: list[str]
 ) -> None:
     """Walk the MIME tree: inline text/plain is the body, text/html alternatives are ignored,
     patches and other text attachments are kept as attachments (Patchwork 0019/0020)."""
     for part in msg.walk():  # (at most MAX_PARTS: `_parse` counted them)
         if part.is_multipart():
             continue
-        ctype = part.get_content_type()
+        fields = top if part is msg else Fields(part)
+        ctype = fields.content_type()
         # str(): compat32 hands a value with raw 8-bit bytes back as a Header object
-        disposition = str(part.get("Content-Disposition") or "").split(";")[0].strip().lower()
-        raw_name = _param(part.get_filename, "filename", warnings)
+        disposition = str(fields.get("Content-Disposition") or "").split(";")[0].strip().lower()
+        raw_name = fields.filename(partial(_param, part.get_filename, "filename", warnings))
         filename = decode_rfc2047(raw_name) if raw_name else None
         if ctype == "text/plain" and disposition != "attachment" and not filename:
-            body.append(_part_text(part, warnings))
+            body.append(_part_text(part, fields, warnings))
         elif ctype == "text/html" and not filename:
             continue  # the HTML alternative of a text/plain body (Patchwork fixture 0019)
         elif ctype.startswith("text/") and ctype != "text/html" or _is_patch_attachment(ctype, filename):
-            attachments.append(Attachment(filename=filename, content_type=ctype, text=_part_text(part, warnings)))
+            attachments.append(Attachment(filename=filename, content_type=ctype,
+                                          text=_part_text(part, fields, warnings)))
         else:
             attachments.append(Attachment(filename=filename, content_type=ctype, text=None))

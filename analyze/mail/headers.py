@@ -20,7 +20,7 @@ _LORE_HIDDEN = re.compile(r"(@[A-Za-z0-9_-]+)\u2022(?=[A-Za-z0-9])")
 _OPENWALL_HIDDEN = re.compile(r"@\.\.\.[A-Za-z0-9]")
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 _WS = re.compile(r"\s+")
-_SURROGATE = re.compile("[\udc80-\udcff]")  # raw 8-bit bytes, as the parser escapes them
+_SURROGATE = re.compile(f"[{chr(0xDC80)}-{chr(0xDCFF)}]")  # raw 8-bit bytes, as the parser escapes them
 MAX_REFERENCES = 128  # real threads reference a few dozen ancestors at most
 _MAX_HEADER = 64 * 1024  # longer header values are cut: no real header comes near this
 
@@ -73,10 +73,27 @@ def is_address_hidden(address: str) -> bool:
     return bool(_OPENWALL_HIDDEN.search(address))
 
 
+# `Name <user@host>` or `user@host` in plain characters, as most From headers are: for these
+# `parseaddr` answers the name's words joined by one space and the address as written (its
+# parse costs as much as the rest of the headers). Quotes, comments, encoded words, groups
+# and any other character go to `parseaddr` itself.
+_PLAIN_FROM = re.compile(r"(?:([A-Za-z0-9 .'_-]*?) *<([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+)>"
+                         r"|([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+)) *")
+
+
+def _parseaddr(text: str) -> tuple[str, str]:
+    plain = _PLAIN_FROM.fullmatch(text)
+    if plain is None:
+        return parseaddr(text)
+    if plain.group(3) is not None:
+        return "", plain.group(3)
+    return " ".join(plain.group(1).split()), plain.group(2)
+
+
 def parse_from(value: object) -> tuple[str, str]:
     """(name, address) of a From header, decoded and repaired."""
     text = repair_hidden_addresses(decode_rfc2047(value))
-    name, addr = parseaddr(text)
+    name, addr = _parseaddr(text)
     if not addr and not name:
         return "", text
     name = name.strip().strip('"').strip()

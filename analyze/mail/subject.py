@@ -174,12 +174,13 @@ def _tree(token: str) -> str | None:
     return None
 
 
-def parse_subject(raw: str) -> Subject:
+def parse_subject(raw: object) -> Subject:
     """Split a decoded subject into name, prefixes, tree, version, series marker and flags.
 
     `raw` is folded (runs of whitespace, newlines included, become one space) and cut to
     `MAX_SUBJECT_CHARS` first. A subject with no prefixes is fine: everything is its name.
     """
+    # (typed `object`: a caller's bytes get this error, not the compiled build's TypeError)
     if not isinstance(raw, str):
         raise BadInput(f"subject must be text, not {type(raw).__name__}")
     folded = _fold(raw)
