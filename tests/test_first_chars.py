@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import _require_shared
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +15,7 @@ import analyze.claims.lexer.numbers as numbers
 import analyze.claims.lexer.units as units
 import analyze.claims.lists.read as lists
 import analyze.claims.tables.roles as table_roles
-from analyze.claims.lexer.first_chars import compile_words, first_chars
+from analyze.claims.lexer.first_chars import Gated, compile_words, first_chars, required_literals
 
 
 def test_first_characters_of_a_word_list():
@@ -34,7 +35,7 @@ def test_unknown_first_characters_leave_the_pattern_alone(pattern):
 # Every regex the readers compile with compile_words, with the pattern it stands for.
 _CONVERTED = [
     table_roles._NOISE, table_roles._STATED, table_roles._BASELINE, table_roles._PATCHED,
-    table_roles._ANY_ROLE, table_roles._SIDE, lists._NOISE_KEY, lists._MEASURE,
+    table_roles._ANY_ROLE.pattern, table_roles._SIDE.pattern, lists._NOISE_KEY, lists._MEASURE,
     numbers._SYMBOL_BEFORE, numbers._FILLER, numbers._BOUND_WORDS, numbers._FACTOR,
     numbers._RANGE_VERBS, units._CPU_TIME, units._CPU_PERCENT,
     *(p for _, p in units._CONTEXT_WORDS), *(p for _, p in units._TEST_NAMES),
@@ -56,6 +57,10 @@ def test_the_readers_regexes_have_a_look_ahead():
     assert len(fast) >= len(_CONVERTED) - 3  # each but a few gains the look-ahead
 
 
+# The patterns searched behind a gate of literals (first_chars.Gated).
+_GATED = [table_roles._ANY_ROLE, table_roles._SIDE]
+
+
 def _same_matches(line: str) -> None:
     for fast in _CONVERTED:
         plain = _plain(fast)
@@ -63,6 +68,27 @@ def _same_matches(line: str) -> None:
             a, b = fast.search(line, pos), plain.search(line, pos)
             assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), \
                 (fast.pattern[:60], line)
+    for gated in _GATED:
+        a, b = gated.search(line), _plain(gated.pattern).search(line)
+        assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), \
+            (gated.pattern.pattern[:60], line)
+
+
+def test_literals_every_match_holds():
+    assert required_literals(r"\bbefore\b|\bbase(?:line)?\b|\+\s*[A-Za-z]", re.I) == {"before", "base", "+"}
+    assert required_literals(r"\bno[- ]?patch\b") == {"patch"}  # the longest that must be there
+    assert required_literals(r"x{0,3}yz|(?:ab)?c") == {"yz", "c"}
+    assert required_literals(r"a(?:bc|de)+") == {"bc", "de"}
+    for none in (r"a|\w+", r"x*", r"[0-9]+", r"(?i)abc", r"(?i:abc)d?"):
+        assert required_literals(none) is None, none
+
+
+def test_a_gate_keeps_only_what_decides():
+    gate = Gated(r"\bpatch(?:ed)?\b|\bunpatched\b|±|\bW/O\b", re.I)
+    assert gate.literals == ("patch", "w/o")  # (`unpatched` holds `patch`; `±` is no ASCII)
+    assert gate.search("± 3") is not None and gate.search("w/o 3") is not None
+    assert gate.search("The KKQ patch") is not None  # (not ASCII: searched as it is)
+    assert Gated(r"[0-9]+").literals is None
 
 
 def test_same_matches_on_the_evaluation_set():
@@ -70,6 +96,15 @@ def test_same_matches_on_the_evaluation_set():
     lines = [x for p in sorted(folder.iterdir()) if p.suffix in (".eml", ".mbox")
              for x in p.read_text(errors="replace").splitlines()]
     assert len(lines) > 1000
+    for line in lines:
+        _same_matches(line)
+
+
+def test_same_matches_on_the_real_corpus():
+    folder = _require_shared("corpus") / "real"
+    lines = [x for p in sorted(folder.glob("*.txt"))
+             for x in p.read_text(errors="replace").splitlines()]
+    assert len(lines) > 5000
     for line in lines:
         _same_matches(line)
 

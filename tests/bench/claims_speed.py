@@ -2,9 +2,10 @@
 
 For each mbox, in the same run and on the same file: (a) the floor, stdlib `mailbox` and
 `email.message_from_bytes` splitting and decoding every message (run_bench.py's FLOOR), and
-(d) `patchperf ingest` into a fresh store, analysis and claims included. The best of
---repeat runs of each is kept; the ratio d/a is what is compared (these machines are shared
-and noisy: a ratio of two figures measured side by side holds where seconds do not).
+(d) `patchperf ingest` into a fresh store, analysis and claims included, the two run one
+after the other --repeat times. Two ratios d/a are compared with the target, and both must
+hold: the best run of each, and the median of the ratios of each pair (these machines are
+shared and noisy: a ratio of two figures measured side by side holds where seconds do not).
 
 The mboxes: the 20,000-message benchmark (tests/bench/gen_mbox.py, seed 1, as `make bench`),
 and, with --git, a real public-inbox epoch exported to an mbox first (each commit's `m`
@@ -22,6 +23,7 @@ Set PATCHPERF_PURE=1 to measure the pure-Python readers; otherwise the compiled 
 from __future__ import annotations
 
 import argparse
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -77,16 +79,25 @@ def measure(mbox: Path, work: Path, repeat: int, label: str) -> tuple[str, str, 
         db = work / f"{label}-{i}.db"
         full.append(timed_with_rss([patchperf, "--quiet", "ingest", str(mbox), "--db", str(db)])[0])
         db.unlink(missing_ok=True)
+    # Two readings of the same runs, both held to the target: the best of each (what a quiet
+    # machine gives), and the median of the ratios of runs made side by side (a neighbour's
+    # load that slows one pair slows both of its runs; the best of each can come from
+    # different moments).
     a, d = min(floor), min(full)
-    return (f"{label}: ingest with claims / floor", f"{d:.2f} s / {a:.2f} s = {d / a:.2f}x",
-            f"<= {TARGET:.1f}x", d / a <= TARGET)
+    pairs = sorted(f / b for b, f in zip(floor, full, strict=True))
+    median = statistics.median(pairs)
+    print(f"{label}: floor {' '.join(f'{x:.2f}' for x in floor)} s; ingest "
+          f"{' '.join(f'{x:.2f}' for x in full)} s", file=sys.stderr)
+    return (f"{label}: ingest with claims / floor",
+            f"best {d:.2f} s / {a:.2f} s = {d / a:.2f}x; median of pairs {median:.2f}x",
+            f"<= {TARGET:.1f}x", d / a <= TARGET and median <= TARGET)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=20_000, help="generated messages (default 20,000)")
     parser.add_argument("--git", type=Path, help="a public-inbox epoch (bare clone) to export and measure")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each, the best kept")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each, one after the other")
     parser.add_argument("--work", type=Path, help="where the mboxes and stores go (kept)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="patchperf-speed-") as tmp:
@@ -107,7 +118,7 @@ def main() -> int:
     failed = False
     for name, value, target, ok in rows:
         failed |= not ok
-        print(f"{name:<{width}}  {value:<28} {target:<8} {'PASS' if ok else 'FAIL'}")
+        print(f"{name:<{width}}  {value:<56} {target:<8} {'PASS' if ok else 'FAIL'}")
     return 1 if failed else 0
 
 

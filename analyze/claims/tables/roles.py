@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from analyze.claims.lexer.first_chars import compile_words
+from analyze.claims.lexer.first_chars import Gated, compile_words
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Quantity
 
@@ -51,10 +51,11 @@ _SPACED_SLASH = re.compile(r"(?<=[A-Za-z])\s+/\s+(?=[A-Za-z])")
 _PER = re.compile(r"(?:\bper|/)\s*$", re.I)
 
 
-# One search that finds any of the four: most lines name no role at all.
-_ANY_ROLE = compile_words("|".join(f"(?:{p})" for p in (
+# One search that finds any of the four: most lines name no role at all (and most hold
+# none of the literals its words need: gated on them before the search).
+_ANY_ROLE = Gated("|".join(f"(?:{p})" for p in (
     _NOISE_WORDS, _STATED_WORDS, _BASELINE_WORDS, _PATCHED_WORDS)), re.I)
-_SIDE = compile_words(f"(?:{_BASELINE_WORDS})|(?:{_PATCHED_WORDS})", re.I)
+_SIDE = Gated(f"(?:{_BASELINE_WORDS})|(?:{_PATCHED_WORDS})", re.I)
 
 
 def role_of(text: str) -> str | None:
