@@ -359,26 +359,20 @@ class Store:
     # -- analyses ---------------------------------------------------------------------------
 
     def save_analyses(self, items: Iterable[AnalysisRecord]) -> int:
-        """Store (replacing) the analyses of the given message rows; returns how many."""
+        """Store (replacing) the analyses of the given message rows; returns how many. A few
+        hundred at a time, two statements for all of them, where a mail at a time paid the
+        database's per-statement cost twice for every mail."""
         count = 0
         with self.batch():
-            for item in items:
-                self._save_analysis(item)
-                self._tick()
-                count += 1
+            it = iter(items)
+            while chunk := list(islice(it, _CHUNK)):
+                with self._guard():
+                    self._conn.executemany("DELETE FROM rejections WHERE message_row = ?",
+                                           [(item.message_row,) for item in chunk])
+                    self._conn.executemany(_SAVE_ANALYSIS, [_analysis_row(item) for item in chunk])
+                self._tick(len(chunk))
+                count += len(chunk)
         return count
-
-    def _save_analysis(self, item: AnalysisRecord) -> None:
-        with self._guard():
-            self._conn.execute("DELETE FROM rejections WHERE message_row = ?", (item.message_row,))
-            self._conn.execute(
-                _SAVE_ANALYSIS,
-                (
-                    item.message_row, item.analyzer_version, item.kind, item.subject,
-                    item.from_display, item.date.isoformat() if item.date else None,
-                    _utc_text(item.date), item.tree, _json(item.doc),
-                ),
-            )
 
     def get_message_doc(self, key: str) -> dict[str, Any] | None:
         """The analysed message with this key (Message-ID or `sha256:<hash>`), or None."""
@@ -887,6 +881,12 @@ def _compact_json(doc: Mapping[str, Any]) -> str:
     """A claim's document as stored: built in one fixed key order (serialize.claim_to_dict)
     and read back as JSON, so neither sorted nor spaced; a store holds tens of thousands."""
     return _COMPACT(doc)
+
+
+def _analysis_row(item: AnalysisRecord) -> tuple[Any, ...]:
+    return (item.message_row, item.analyzer_version, item.kind, item.subject, item.from_display,
+            item.date.isoformat() if item.date else None, _utc_text(item.date), item.tree,
+            _json(item.doc))
 
 
 def encode_doc(doc: Mapping[str, Any]) -> str:

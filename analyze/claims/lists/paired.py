@@ -127,8 +127,8 @@ def side_caption(line: str) -> tuple[str, str, int] | None:
 
 def _sections(lines: Sequence[str], skip: set[int]) -> list[_Section]:
     captions = []
-    if not names_a_side(joined(lines)):
-        return []
+    # (each line asked alone: the answers are cached for every reader, and a search of the
+    # joined block, once tried here first, cost more than it saved)
     for i, line in enumerate(lines):
         if i in skip or len(line) > _MAX_CAPTION + 20 or not names_a_side(line):
             continue

@@ -148,11 +148,13 @@ def find_percent_changes(lines: Sequence[str]) -> list[StatedChange]:
     caption_of: dict[int, str] = {}
     caption = ""
     for i, line in enumerate(lines):  # a short caption ending in `:` reaches its list
-        if _CAPTION.match(line):
+        # (the ending first: most lines have none, and the pattern backtracks over each)
+        is_caption = line.rstrip().endswith(":") and _CAPTION.match(line) is not None
+        if is_caption:
             caption = line.strip()
         elif not line.strip():
             caption = ""
-        caption_of[i] = caption if not _CAPTION.match(line) else ""
+        caption_of[i] = "" if is_caption else caption
     for para in _paragraphs(lines):
         if "%" not in para.text:
             continue

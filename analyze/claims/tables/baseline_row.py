@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import metric_of
@@ -78,8 +77,8 @@ def find_baseline_rows(lines: Sequence[str]) -> list[Measurement]:
     """The variants of each baseline row of a block, paired with it column by column (see
     the module)."""
     out: list[Measurement] = []
-    if not names_a_side(joined(lines)):
-        return out
+    # (each line asked alone: the answers are cached for every reader, and a search of the
+    # joined block, once tried here first, cost more than it saved)
     for i, line in enumerate(lines):
         if len(line) > _MAX_LINE or not names_a_side(line):
             continue
