@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,18 @@ def test_seed_001_is_reproduced() -> None:
         i = scenario.workload.values.index(n)
         assert verdict.predicted_ratio[i] == pytest.approx(verdict.claimed_ratio[i], rel=0.10)
     assert verdict.fit_rms_pct is not None and verdict.fit_rms_pct < 2.0
+
+
+@pytest.mark.parametrize("transfer_ns", [40.0, 42.0, 44.0, 46.0, 48.0])
+def test_no_verdict_turns_on_a_rounding_sign(transfer_ns: float) -> None:
+    """Issue 21, acceptance 1: at one thread the model predicts no change, computed as 1 give
+    or take the last bit as the transfer constant rounds (at 46 ns, 0.9999999999999999, which
+    was read as "the other way" against the claimed +2.1 %). The verdict is the same."""
+    scenario = find_scenario(POLICE)
+    consts = dataclasses.replace(constants_for(scenario), c_same_ns=transfer_ns)
+    verdict = judge(scenario, consts)
+    assert verdict.predicted_ratio[0] == pytest.approx(1.0, abs=1e-12)
+    assert verdict.verdict == Status.REPRODUCED, verdict.reason
 
 
 def test_the_after_column_is_never_fitted() -> None:

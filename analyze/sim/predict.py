@@ -314,6 +314,19 @@ def _judge(scenario: Scenario, consts: Constants) -> Verdict:
                    usl_after=usl_after, profile=consts.profile)
 
 
+# A ratio this close to 1 is no change: a model that predicts none computes 1 give or take
+# the last bit (0.9999999999999999 or 1.0000000000000002 as the constants round), and no
+# verdict may turn on which.
+_RATIO_EPS = 1e-9
+
+
+def _direction(ratio: float) -> int:
+    """+1 for a rise, -1 for a fall, 0 for no change (within _RATIO_EPS of 1)."""
+    if abs(ratio - 1) <= _RATIO_EPS:
+        return 0
+    return 1 if ratio > 1 else -1
+
+
 def _compare(values: Sequence[int], predicted: Sequence[float], claimed: Sequence[float]
              ) -> tuple[Status, str, tuple[int, ...]]:
     """The verdict rules (docs/simulator.md). The points the prediction misses are named in the reason, with
@@ -326,7 +339,7 @@ def _compare(values: Sequence[int], predicted: Sequence[float], claimed: Sequenc
                          for v, q, r in rows if v in missed)
 
     def opposite(q: float, r: float) -> bool:
-        return abs(r - 1) > 2 * NOISE and (q - 1) * (r - 1) < 0
+        return abs(r - 1) > 2 * NOISE and _direction(q) * _direction(r) < 0
 
     # Effects of 5-10 % are judged as large ones (the rules name only >= 10 % and < 5 %):
     # a ±10 % tolerance on a 5 % effect is the strict side of the two rules.
@@ -336,7 +349,7 @@ def _compare(values: Sequence[int], predicted: Sequence[float], claimed: Sequenc
         # a model that predicts no change reproduces no claimed change
         top = max(range(len(claimed)), key=lambda i: abs(claimed[i] - 1))
         q_top, r_top = predicted[top], claimed[top]
-        if (q_top - 1) * (r_top - 1) <= 0 or abs(q_top - 1) <= NOISE:
+        if _direction(q_top) * _direction(r_top) <= 0 or abs(q_top - 1) <= NOISE:
             return Status.NOT_REPRODUCED, (f"the model predicts no such change: at {values[top]} the "
                                     f"claim is {100 * (r_top - 1):+.1f} %, the prediction "
                                     f"{100 * (q_top - 1):+.1f} %"), (values[top],)
