@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import pytest
@@ -375,6 +376,31 @@ def test_the_band_is_what_the_bounds_allow() -> None:
     (low, high), = judge(narrow, constants_for(narrow)).band
     ((wide_low, wide_high),) = wide.band
     assert wide_low <= low and high <= wide_high and (low, high) != (wide_low, wide_high)
+
+
+def test_a_band_too_wide_to_discriminate_says_so() -> None:
+    """Issue 21, acceptance 1: seed 000's band takes in most ratios between 0.5x and 10x; it
+    keeps its status and its reason says it cannot discriminate. A narrow band does not."""
+    import random
+
+    from analyze.sim.predict import band_share
+
+    scenario = find_scenario(GACT)
+    wide = judge(scenario, constants_for(scenario))
+    assert wide.verdict == "consistent"
+    assert "too wide to discriminate" in wide.reason
+    # the share is what drawing ratios finds (2 % slack either side, as the verdict allows)
+    (low, high), = wide.band
+    rng = random.Random(21)
+    drawn = [math.exp(rng.uniform(math.log(0.5), math.log(10.0))) for _ in range(20_000)]
+    inside = sum(low * 0.98 <= r <= high * 1.02 for r in drawn) / len(drawn)
+    assert band_share(low * 0.98, high * 1.02) == pytest.approx(inside, abs=0.02)
+    assert inside > 0.5
+    narrow = scenario.model_copy(update={"calibration": scenario.calibration.model_copy(
+        update={"bounds": (0.9, 1.1)})})
+    verdict = judge(narrow, constants_for(narrow))
+    assert "too wide" not in verdict.reason, verdict.reason
+    assert band_share(2.0, 1.0) == 0.0 and band_share(0.1, 100.0) == 1.0
 
 
 def test_built_scenarios_keep_control_characters_out() -> None:

@@ -373,6 +373,19 @@ def _compare(values: Sequence[int], predicted: Sequence[float], claimed: Sequenc
                           f"explain {named(missed)}{where}"), missed
 
 
+# A band is tried against ratios drawn log-uniformly from this range (issue 21): one that
+# takes in more than half of them says little whichever way a claim falls.
+_CONTROL_LOW, _CONTROL_HIGH = 0.5, 10.0
+
+
+def band_share(low: float, high: float) -> float:
+    """The share of ratios log-uniform in [0.5x, 10x] that fall in [low, high]."""
+    lo, hi = max(low, _CONTROL_LOW), min(high, _CONTROL_HIGH)
+    if hi <= lo:
+        return 0.0
+    return math.log(hi / lo) / math.log(_CONTROL_HIGH / _CONTROL_LOW)
+
+
 def _band(scenario: Scenario, consts: Constants, ratio: Sequence[float], usl_before: USL | None,
           usl_after: USL | None) -> Verdict:
     """No more baseline points than free costs: every set of costs within the calibration
@@ -407,6 +420,10 @@ def _band(scenario: Scenario, consts: Constants, ratio: Sequence[float], usl_bef
              + f"; costs within {low_bound:g}–{high_bound:g}x of the stages' priors")
     status = Status.CONSISTENT if inside else Status.OUTSIDE_BAND
     where = "inside" if inside else "outside"
+    share = max(band_share(lo * (1 - slack), hi * (1 + slack)) for lo, hi in band)
+    if share > 0.5:
+        words += (f"; too wide to discriminate: it takes in {100 * share:.0f} % of ratios "
+                  f"between {_CONTROL_LOW:g}x and {_CONTROL_HIGH:g}x")
     return Verdict(status, f"the claim is {where} the band the mechanism allows ({words})",
                    values, claimed_ratio=tuple(ratio), band=band, band_pct=band_pct,
                    usl_before=usl_before, usl_after=usl_after, profile=consts.profile)
