@@ -20,7 +20,8 @@ _LORE_HIDDEN = re.compile(r"(@[A-Za-z0-9_-]+)\u2022(?=[A-Za-z0-9])")
 _OPENWALL_HIDDEN = re.compile(r"@\.\.\.[A-Za-z0-9]")
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 _WS = re.compile(r"\s+")
-_SURROGATE = re.compile(f"[{chr(0xDC80)}-{chr(0xDCFF)}]")  # raw 8-bit bytes, as the parser escapes them
+# raw 8-bit bytes, as the parser escapes them (chr(): mypyc compiles no surrogate literal)
+_SURROGATE = re.compile(f"[{chr(0xDC80)}-{chr(0xDCFF)}]")
 MAX_REFERENCES = 128  # real threads reference a few dozen ancestors at most
 _MAX_HEADER = 64 * 1024  # longer header values are cut: no real header comes near this
 
@@ -77,17 +78,20 @@ def is_address_hidden(address: str) -> bool:
 # `parseaddr` answers the name's words joined by one space and the address as written (its
 # parse costs as much as the rest of the headers). Quotes, comments, encoded words, groups
 # and any other character go to `parseaddr` itself.
-_PLAIN_FROM = re.compile(r"(?:([A-Za-z0-9 .'_-]*?) *<([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+)>"
+# (words one or more spaces apart: each space is told by the character after it, so a
+# hostile header costs linear time; one longer than any real From goes to `parseaddr`)
+_PLAIN_FROM = re.compile(r"(?: *([A-Za-z0-9.'_-]+(?: +[A-Za-z0-9.'_-]+)*)? *<([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+)>"
                          r"|([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+)) *")
+_MAX_PLAIN_FROM = 512
 
 
 def _parseaddr(text: str) -> tuple[str, str]:
-    plain = _PLAIN_FROM.fullmatch(text)
+    plain = _PLAIN_FROM.fullmatch(text) if len(text) <= _MAX_PLAIN_FROM else None
     if plain is None:
         return parseaddr(text)
     if plain.group(3) is not None:
         return "", plain.group(3)
-    return " ".join(plain.group(1).split()), plain.group(2)
+    return " ".join((plain.group(1) or "").split()), plain.group(2)
 
 
 def parse_from(value: object) -> tuple[str, str]:

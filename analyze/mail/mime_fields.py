@@ -18,11 +18,17 @@ from collections.abc import Callable
 from email.message import Message as EmailMessage
 from typing import Any
 
-# A parameter list the stdlib reads as plain `key=value` pairs: a `type/subtype`, then values
-# with no quote holding `;` or `\`, no RFC 2231 `*`, no comment, no `<...>` (which the stdlib
-# unquotes too). Checked on the whole value: anything else goes to the stdlib.
+# A parameter list the stdlib reads as plain `key=value` pairs: a `type/subtype` with no
+# blank inside, then values with no quote holding `;` or `\`, no RFC 2231 `*`, no comment,
+# no `<...>` (which the stdlib unquotes too). Checked on the whole value: anything else goes
+# to the stdlib. (Each piece is told from the next by one character, so no run of blanks can
+# be split between two of them in many ways: a hostile value costs linear time.)
 _PLAIN_PARAMS = re.compile(
-    r'[^;"\\*()<>=/]*/[^;"\\*()<>=/]*(?:;\s*[A-Za-z0-9_.-]+\s*=\s*(?:"[^";\\*()<>]*"\s*|[^;"\\*()<>]*))*[\s;]*')
+    r'\s*[^;"\\*()<>=/\s]+/[^;"\\*()<>=/\s]+(?:\s*;\s*[A-Za-z0-9_.-]+\s*=\s*'
+    r'(?:"[^";\\*()<>]*"|[^;"\\*()<>\s]*(?:\s+[^;"\\*()<>\s]+)*))*[\s;]*')
+# Longer values are no plain header (a real Content-Type is a few dozen characters): the
+# stdlib reads them, as it did before this module.
+_MAX_PLAIN = 512
 _PARAM = re.compile(r'\s*([A-Za-z0-9_.-]+)\s*=\s*(?:"([^"]*)"|([^;]*?))\s*(?:;|$)')
 
 
@@ -82,7 +88,8 @@ class Fields:
         value = self.get(header)
         if value is None:
             return {}
-        if not isinstance(value, str) or "name" in value.lower() or not _PLAIN_PARAMS.fullmatch(value):
+        if not isinstance(value, str) or len(value) > _MAX_PLAIN or "name" in value.lower() \
+                or not _PLAIN_PARAMS.fullmatch(value):
             return None
         rest = value.partition(";")[2]
         params: dict[str, str] = {}
