@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo compiled test lint test-slow test-compiled test-pg test-all eval eval-real bench bench-scale fuzz \
+.PHONY: demo compiled test lint test-slow test-compiled test-pg test-all eval eval-real docs-controls bench bench-scale fuzz \
 	tui-smoke html-check clean
 
 # (Re)install when the venv is missing or pyproject.toml changed since the last install.
@@ -55,6 +55,11 @@ eval: $(STAMP)
 # the shared scorer's matching; precision, recall and every miss, overall and per group.
 eval-real: $(STAMP)
 	$(BIN)/python tests/eval_real.py
+
+# docs/controls.md: the negative controls of every library scenario and seed, with their
+# verdicts (tests/test_sim_controls.py fails when the file is stale).
+docs-controls: $(STAMP)
+	$(BIN)/python tests/controls_table.py > docs/controls.md
 
 bench: compiled
 	$(BIN)/python tests/bench/run_bench.py

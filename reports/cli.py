@@ -398,17 +398,26 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
 @cli.command()
 @click.argument("ref", metavar="SCENARIO.toml|SCENARIO_ID|CLAIM_ID")
 @format_option("table", "json")
+@click.option("--controls", is_flag=True,
+              help="Also judge the negative controls (no change, 10x, flipped, shuffled, "
+                   "noise, a mechanism with no effect) by the same rules.")
 @global_options
 @click.pass_context
-def simulate(ctx: click.Context, ref: str, fmt: str) -> None:
+def simulate(ctx: click.Context, ref: str, fmt: str, controls: bool) -> None:
     """Run a scenario (a file, a library id, or the one built for a stored claim): the
     predicted curve beside the claimed one, and the verdict."""
     from corpus.jobs.verdicts import simulate as simulate_ref
 
-    from .simulation import render_simulation, simulation_document
+    from .simulation import controls_rows, render_simulation, simulation_document
 
     done = simulate_ref(ref, _store_location(ctx), limits_from_env())
     doc = simulation_document(done.scenario, done.verdict)
+    if controls and done.scenario.claimed is not None:
+        from analyze.sim.controls import run_controls
+        from corpus.library import constants_for
+
+        doc["simulation"]["controls"] = controls_rows(
+            run_controls(done.scenario, constants_for(done.scenario)))
     if done.claim is not None:
         doc["claims"] = [done.claim]
     if fmt == "json":

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from analyze.sim.controls import ControlRun
 from analyze.sim.predict import Verdict
 from analyze.sim.scenario import Scenario
 
@@ -80,6 +81,30 @@ def render_simulation(document: dict[str, Any], console: Console) -> None:
     for side, fit in doc["usl"].items():
         console.print(Text(f"USL {side}: σ={fit['sigma']:.4f} κ={fit['kappa']:.5f} "
                            f"λ={fit['lambda']:,.0f} (rms {fit['rms_pct']:.2f} %)"))
+    if "controls" in doc:
+        controls = Table(title=Text("negative controls, judged by the same rules"))
+        for name in ("control", "verdicts", "accepted without beating no change"):
+            controls.add_column(Text(name))
+        for row in doc["controls"]:
+            counts = ", ".join(f"{k} {n}" if len(row["statuses"]) > 1 or n > 1 else k
+                               for k, n in row["statuses"].items()) or "not run"
+            note = f" ({row['note']})" if row["note"] else ""
+            controls.add_row(Text(row["control"]), Text(inert(counts + note)),
+                             Text(str(row["unearned"])))
+        console.print(controls)
+
+
+def controls_rows(runs: list[ControlRun]) -> list[dict[str, Any]]:
+    """The `controls` list of `simulate --controls --format json`: each control's statuses
+    counted, how many were accepted without beating the no-change model, and a note."""
+    rows = []
+    for run in runs:
+        counts: dict[str, int] = {}
+        for status in run.statuses:
+            counts[status.value] = counts.get(status.value, 0) + 1
+        rows.append({"control": run.control, "statuses": counts,
+                     "unearned": len(run.unearned), "note": run.note})
+    return rows
 
 
 def _cell(value: Any) -> str:

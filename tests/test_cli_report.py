@@ -112,3 +112,18 @@ def test_demo_refuses_a_store_named_for_it(cli, tmp_path):
 def test_scenario_takes_the_global_options(cli, tmp_path):
     result = cli("scenario", "--db", tmp_path / "x.db", "show", "tc-police-dummy-pktgen")
     assert result.code == 0 and 'id = "tc-police-dummy-pktgen"' in result.out
+
+
+def test_the_readme_example_is_what_report_prints(cli, bundled_db, monkeypatch) -> None:
+    """Issue 21, acceptance 6: the verdicts README.md shows are the report's, not typed: its
+    example panel is printed by `report --all --verdicts` on the bundled corpus."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    command = "$ patchperf --db .demo/patchperf.db report --all --verdicts"
+    block = readme.split(command, 1)[1].split("\n```", 1)[0]
+    panel = [line for line in block.splitlines()[1:] if line]
+    assert len(panel) >= 6 and "reproduced" in block
+    monkeypatch.setenv("COLUMNS", str(len(panel[0])))
+    out = cli("--db", bundled_db, "report", "--all", "--verdicts").out
+    assert "\n".join(panel) in out

@@ -142,8 +142,14 @@ def test_negative_controls_fail() -> None:
         'id = "t"', 'id = "t"\n[claim]\nmechanisms = ["percpu_stats"]\n'
                     '[claimed]\nbefore = [1000000.0]\nafter = [2000000.0]')
         + '[[datapath]]\nname = "stats"\ncost_ns = 10.0\nkind = "shared_line"\n'
-        + '[calibration]\nfit = []\n')
-    assert judge(single, constants_for(single)).verdict == Status.NOT_REPRODUCED
+        + '[calibration]\nfit = ["private_ns"]\n')
+    # one point and one free cost: a band, and the claim is outside it
+    assert judge(single, constants_for(single)).verdict == Status.OUTSIDE_BAND
+    # uncalibrated, the priors miss the baseline by 809 %: no claimed effect is larger than
+    # that error, so none can be told from no change
+    uncalibrated = single.model_copy(update={"calibration": single.calibration.model_copy(
+        update={"fit": []})})
+    assert judge(uncalibrated, constants_for(uncalibrated)).verdict == Status.WITHIN_NOISE
 
 
 def test_the_scenario_holds_what_seed_001_claims(cli, seeds_dir: Path) -> None:
@@ -316,12 +322,14 @@ def test_a_stored_claims_scenario_exports(db, cli, seeds_dir: Path, tmp_path: Pa
 def test_a_model_that_predicts_no_change_reproduces_nothing() -> None:
     from analyze.sim.predict import _compare
 
-    verdict, reason, missed = _compare([1, 2, 4], [1.0, 1.0, 1.0], [1.10, 1.05, 1.025])
-    assert verdict == Status.NOT_REPRODUCED and "predicts no such change" in reason and missed == (1,)
-    verdict, _, _ = _compare([1, 2, 4], [1.0, 1.0, 1.0], [1.09, 0.91, 0.91])
-    assert verdict == Status.NOT_REPRODUCED
+    verdict, reason, missed = _compare([1, 2, 4], [1.0, 1.0, 1.0], [1.15, 1.05, 1.025], 0.01)
+    assert verdict == Status.NOT_REPRODUCED and "more than 10 % from the claim" in reason
+    assert missed == (1,)
+    # effects of at most the tolerance: no change fits them as well as any model
+    verdict, _, _ = _compare([1, 2, 4], [1.0, 1.0, 1.0], [1.09, 0.91, 0.91], 0.01)
+    assert verdict == Status.WITHIN_NOISE
     # a peak tied within noise is the same peak
-    verdict, _, _ = _compare([1, 2, 4], [1.0, 1.2, 1.2], [1.0, 1.2, 1.21])
+    verdict, _, _ = _compare([1, 2, 4], [1.0, 1.2, 1.2], [1.0, 1.2, 1.21], 0.01)
     assert verdict == Status.REPRODUCED
 
 

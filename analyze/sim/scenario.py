@@ -111,6 +111,8 @@ class Calibration(_Strict):
 class Claimed(_Strict):
     before: list[Annotated[float, Field(ge=1e-3, le=1e12)]] = Field(max_length=64)
     after: list[Annotated[float, Field(ge=1e-3, le=1e12)]] = Field(max_length=64)
+    # the run-to-run spread the mail states (±, stddev), in % of the figures
+    noise_pct: Annotated[float, Field(ge=0, le=100)] | None = None
 
 
 class Scenario(_Strict):
