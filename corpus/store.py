@@ -694,23 +694,25 @@ class Store:
 
     def save_verdicts(self, claims: Iterable[Mapping[str, Any]]) -> int:
         """Keep the simulator's verdicts of these claim documents (those judged: with a
-        `scenario_id` and a `verdict`); how many were kept."""
-        rows = [(c["id"], c["scenario_id"], str(c["verdict"].get("status")), c.get("message_id"),
-                 c["found_in"], _json(c["verdict"]), _now())
-                for c in claims if c.get("scenario_id") and c.get("verdict")]
+        `verdict`; a claim in no scenario has `scenario_id` None, kept as ''); how many were
+        kept."""
+        rows = [(c["id"], c.get("scenario_id") or "", str(c["verdict"].get("status")),
+                 c.get("message_id"), c["found_in"], _json(c["verdict"]), _now())
+                for c in claims if c.get("verdict")]
         with self._write(), self._guard():
             self._conn.executemany(_SAVE_VERDICT, rows)
         return len(rows)
 
-    def stored_verdicts(self, claim_ids: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
-        """The kept verdicts of these claims: claim id → (scenario id, verdict object)."""
-        out: dict[str, tuple[str, dict[str, Any]]] = {}
+    def stored_verdicts(self, claim_ids: Sequence[str]
+                        ) -> dict[str, tuple[str | None, dict[str, Any]]]:
+        """The kept verdicts of these claims: claim id → (scenario id or None, verdict)."""
+        out: dict[str, tuple[str | None, dict[str, Any]]] = {}
         for chunk in _chunks(list(dict.fromkeys(claim_ids))):
             with self._guard():
                 for cid, sid, doc in self._conn.execute(
                     f"SELECT claim_id, scenario_id, doc FROM verdicts"
                     f" WHERE claim_id IN ({_marks(chunk)})", chunk):
-                    out[cid] = (sid, json.loads(doc))
+                    out[cid] = (sid or None, json.loads(doc))
         return out
 
     # -- whole-store views ------------------------------------------------------------------

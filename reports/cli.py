@@ -459,12 +459,14 @@ def scenario_show(ctx: click.Context, ref: str) -> None:
 @global_options
 @click.pass_context
 def scenario_export(ctx: click.Context, ref: str, fmt: str, output: str | None) -> None:
-    """Export a scenario: TOML (loads back to the same scenario) or the mail's commands as
-    a script to review, every word quoted (patchperf never runs them)."""
-    from analyze.sim.scenario import scenario_sh, scenario_toml
+    """Export a scenario: TOML (loads back to the same scenario) or `run.sh`, the experiment
+    rebuilt from the commands patchperf parsed: known tools with checked arguments and the
+    loop values run, anything else in the mail is a comment (patchperf never runs it)."""
+    from analyze.sim.experiment import experiment_sh
+    from analyze.sim.scenario import scenario_toml
 
     found = _scenario_of(ctx, ref)
-    text = scenario_toml(found) if fmt == "toml" else scenario_sh(found)
+    text = scenario_toml(found) if fmt == "toml" else experiment_sh(found)
     if output is None:
         click.echo(inert(text), nl=False)
         return

@@ -23,7 +23,7 @@ VERDICT_STYLE: dict[str, str] = {Status.REPRODUCED: "green", Status.CONSISTENT: 
 
 
 def analysis_document(analysis: Analysis,
-                      verdicts: Mapping[str, tuple[str, dict[str, Any]]] | None = None) -> Document:
+                      verdicts: Mapping[str, tuple[str | None, dict[str, Any]]] | None = None) -> Document:
     """The JSON contract's document of an analysis. `verdicts` (corpus.jobs.verdicts, by
     claim id): each judged claim's scenario id and verdict object."""
     judged = verdicts or {}

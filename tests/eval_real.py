@@ -168,6 +168,77 @@ def report(posts: Sequence[Post], misses: bool = True) -> str:
     return "\n".join(out)
 
 
+@dataclass(frozen=True)
+class Verdicts:
+    """What `--verdicts` says of the claims read from the corpus: each claim's status (None
+    when a claim got no verdict at all), and which claims' messages carry a diff with a
+    mechanism patchperf recognises."""
+
+    statuses: tuple[str | None, ...]
+    with_mechanism: tuple[str | None, ...]  # the statuses of those claims
+    reasons: dict[str, int]  # the no_model reasons, by what is missing
+
+    def lines(self) -> list[str]:
+        total = len(self.statuses)
+        counts: dict[str, int] = {}
+        for status in self.statuses:
+            counts[str(status)] = counts.get(str(status), 0) + 1
+        out = [f"verdicts of the {total} claims read (analyze --verdicts):"]
+        out += [f"    {k:15} {n:4}  {100 * n / total:5.1f} %"
+                for k, n in sorted(counts.items(), key=lambda kv: -kv[1])]
+        out.append("  no_model, by what is missing:")
+        out += [f"    {n:4}  {reason}" for reason, n in
+                sorted(self.reasons.items(), key=lambda kv: -kv[1])]
+        predicted = sum(s not in (None, "no_model") for s in self.with_mechanism)
+        n = len(self.with_mechanism)
+        out.append(f"  claims whose message carries a diff with a recognised mechanism: {n}; "
+                   f"with a prediction or a band: {predicted}"
+                   + (f" ({100 * predicted / n:.0f} %)" if n else ""))
+        return out
+
+
+def _what_is_missing(reason: str) -> str:
+    """A no_model reason, up to its first colon (the kind of thing missing)."""
+    return reason.split(":", 1)[0]
+
+
+def verdicts(folder: Path = CORPUS, groups: Sequence[str] = GROUPS) -> Verdicts:
+    """Each post analysed as `patchperf analyze FILE --verdicts` does, its claims judged."""
+    from analyze.errors import PatchperfError
+    from analyze.sim.mechanisms import from_diff
+    from corpus.jobs.files import analyze_files
+    from corpus.jobs.verdicts import judge_claims
+
+    statuses: list[str | None] = []
+    with_mechanism: list[str | None] = []
+    reasons: dict[str, int] = {}
+    posts = sorted(p for p in folder.glob("*.txt") if p.name.split("-", 1)[0] in groups)
+    for post in posts:
+        text = post.read_bytes()
+        if text.startswith(b"Source: "):
+            text = text.split(b"\n\n", 1)[1] if b"\n\n" in text else b""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / post.name
+            path.write_bytes(text)
+            try:
+                analysis = analyze_files([path])
+            except PatchperfError:
+                continue
+        judged = judge_claims(analysis.claims, analysis.messages)
+        diffs = "\n".join(m.patch.text for m in analysis.messages if m.patch is not None)
+        mechanism = bool(diffs) and bool(from_diff(diffs).tags)
+        for claim in analysis.claims:
+            verdict = judged.verdicts.get(claim.id, (None, None))[1]
+            status = None if not verdict or not verdict.get("reason") else str(verdict["status"])
+            statuses.append(status)
+            if mechanism:
+                with_mechanism.append(status)
+            if status == "no_model":
+                key = _what_is_missing(verdict["reason"])  # type: ignore[index]
+                reasons[key] = reasons.get(key, 0) + 1
+    return Verdicts(tuple(statuses), tuple(with_mechanism), reasons)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", nargs="?", type=Path, default=CORPUS)
@@ -184,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         return subprocess.run([sys.executable, str(SCORER), args.cli, str(args.folder)]).returncode
     posts = evaluate(args.folder, args.group or GROUPS)
     print(report(posts, misses=not args.quiet))
+    print()
+    print("\n".join(verdicts(args.folder, args.group or GROUPS).lines()))
     return 0
 
 

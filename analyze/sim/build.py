@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analyze.claims.shell.commands import Command, read_shell
+from analyze.claims.shell.commands import Command, Shell, read_shell
+from analyze.claims.shell.loops import VARIABLE
 from analyze.mail.body import strip_quote
 from analyze.model import Claim, Message
 
@@ -49,76 +50,175 @@ _REQUEST_RESPONSE = [
 class Built:
     scenario: Scenario
     claim_ids: tuple[str, ...]  # the claims it judges, in sweep order
+    assumed: str = ""  # what the scenario takes for granted that the mail does not say
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What the builder made of a set of claims: the scenarios, and for each claim in none,
+    why not (a `no_model` verdict's reason)."""
+
+    built: tuple[Built, ...]
+    skipped: dict[str, str]
+
+
+# The canonical units the models compute a ratio for, and the scenario metric of each.
+_METRIC_OF = {"pps": "pps", "bit/s": "bps", "trans/s": "trans_per_s", "s": "latency",
+              "%": "cpu"}
+MODELLED = "pps, bit/s, trans/s, latency, CPU %"
 
 
 def build_scenarios(claims: Sequence[Claim], messages: Sequence[Message]) -> list[Built]:
-    """A scenario for each group of claims that sweeps one numeric condition with a
-    baseline and a patched figure at every point."""
-    groups: dict[tuple[str, str, str, str], list[tuple[int, Claim]]] = {}
+    """The scenarios of `plan_scenarios`."""
+    return list(plan_scenarios(claims, messages).built)
+
+
+def plan_scenarios(claims: Sequence[Claim], messages: Sequence[Message]) -> Plan:
+    """A scenario for each group of claims that sweeps one numeric condition (threads,
+    queues...) with a baseline and a patched figure at every point, and for each other claim
+    of a modelled metric a single-point one (one core, when the mail names no count); each
+    claim in none, with the reason."""
+    groups: dict[tuple[str, str, str, str, tuple[tuple[str, str], ...]],
+                 list[tuple[int, Claim]]] = {}
+    key: tuple[str, str, str, str, tuple[tuple[str, str], ...]]
+    skipped: dict[str, str] = {}
     for claim in claims:
-        if (claim.baseline_canonical is None or claim.patched_canonical is None
-                or len(claim.condition) != 1 or claim.canonical_unit not in ("pps", "trans/s")):
+        if claim.baseline_canonical is None or claim.patched_canonical is None:
+            skipped[claim.id] = "one figure only: no before and after to compare"
             continue
-        (key, value), = claim.condition
-        if key not in SWEEPS or not value.isdigit() or not 1 <= int(value) <= 4096:
+        unit = claim.canonical_unit or ""
+        metric = _METRIC_OF.get(unit)
+        if metric == "cpu" and claim.metric != "cpu":
+            metric = None  # a percentage of something else (a hit rate, a share of drops)
+        if metric is None:
+            skipped[claim.id] = (f"metric not modelled: {claim.metric} in "
+                                 f"{claim.unit or 'no unit'} (the models give {MODELLED})")
             continue
         origin = claim.message_id or claim.found_in
-        groups.setdefault((origin, claim.metric, claim.canonical_unit, key), []).append(
-            (int(value), claim))
+        point = _sweep_point(claim.condition)
+        if point is not None:
+            key = (origin, claim.metric, unit, point[0], ())
+        else:  # one point: its own scenario, at whatever else the condition says
+            key = (origin, claim.metric, unit, "cpus", claim.condition + (("claim", claim.id),))
+            point = ("cpus", 1)
+        groups.setdefault(key, []).append((point[1], claim))
     out = []
-    for (origin, _metric, unit, sweep), points in groups.items():
+    for (origin, _metric, unit, sweep, condition), points in groups.items():
         points.sort(key=lambda p: p[0])
         if len({v for v, _ in points}) != len(points):
-            continue  # two claims at one point: two experiments, not one series
-        built = _scenario(origin, unit, sweep, points, messages)
-        if built is not None:
-            out.append(built)
-    return out
+            for _, claim in points:  # two experiments, not one series
+                skipped[claim.id] = "two claims at one point of one series: which is which?"
+            continue
+        built = _scenario(origin, unit, sweep, points, messages, condition)
+        if isinstance(built, str):
+            for _, claim in points:
+                skipped[claim.id] = built
+            continue
+        out.append(built)
+    # series first: a sweep says more than a point, and views show the first scenario
+    out.sort(key=lambda b: len(b.claim_ids) == 1)
+    return Plan(tuple(out), skipped)
+
+
+def _sweep_point(condition: tuple[tuple[str, str], ...]) -> tuple[str, int] | None:
+    if len(condition) != 1:
+        return None
+    (key, value), = condition
+    if key in SWEEPS and value.isdigit() and 1 <= int(value) <= 4096:
+        return key, int(value)
+    return None
 
 
 def _scenario(origin: str, unit: str, sweep: str, points: list[tuple[int, Claim]],
-              messages: Sequence[Message]) -> Built | None:
+              messages: Sequence[Message], condition: tuple[tuple[str, str], ...] = ()
+              ) -> Built | str:
     found_in = {c.found_in for _, c in points}
     related = [m for m in messages if m.key in found_in or m.message_id == origin]
     # commands quoted in a reply count too (seed 000 quotes the patch's test procedure)
-    commands = [c for m in related for c in read_shell(
-        [strip_quote(line, depth) for line, depth in zip(m.body.lines, m.body.depths,
-                                                         strict=True)]).commands]
+    shells = [read_shell([strip_quote(line, depth) for line, depth
+                          in zip(m.body.lines, m.body.depths, strict=True)]) for m in related]
+    commands = [c for shell in shells for c in shell.commands]
     tools = {c.tool for c in commands}
     text = "\n".join(m.body.text for m in related)
-    if unit == "trans/s":
-        tool = next((_RR_TOOLS[t] for t in ("super_netperf", "netperf") if t in tools), None)
-        if tool is None and "netperf" not in text:
-            return None  # transactions of something patchperf has no model for
-        stages, fit, metric = _REQUEST_RESPONSE, ["private_ns", "delay_ns"], "trans_per_s"
-        tool = tool or "netperf"
+    metric = _METRIC_OF[unit]
+    rr_tool = next((_RR_TOOLS[t] for t in ("super_netperf", "netperf") if t in tools), None)
+    if unit == "trans/s" and rr_tool is None and "netperf" not in text:
+        return "no workload: transactions of a load patchperf has no model for (no netperf)"
+    if unit == "trans/s" or (metric in ("latency", "cpu") and rr_tool is not None):
+        stages, fit = _REQUEST_RESPONSE, ["private_ns", "delay_ns"]
+        tool = rr_tool or "netperf"
     else:
         tool = "pktgen" if "pktgen" in tools else ("rx_flood" if sweep == "queues" else "other")
         stages, fit = _LOCKED, ["private_ns", "critical_ns"]
-        metric = "pps_per_thread" if sweep == "threads" and _PER_THREAD.search(text) else "pps"
+        if metric == "pps" and sweep == "threads" and _PER_THREAD.search(text):
+            metric = "pps_per_thread"
     mechanisms = mechanisms_of([m.patch.text for m in related if m.patch is not None],
                                [m.body.text for m in related])
     workload: dict[str, Any] = {"tool": tool, "sweep": sweep, "values": [v for v, _ in points]}
     workload.update(_flags(commands, tool))
+    single = bool(condition) or (sweep == "cpus" and len(points) == 1)
+    where = "|".join(f"{k}={v}" for k, v in condition)  # a point's claim id included: its own id
+    shown = "|".join(f"{k}={v}" for k, v in condition if k != "claim")
     data: dict[str, Any] = {
-        "id": "auto-" + hashlib.sha1(f"{origin}|{unit}|{sweep}".encode()).hexdigest()[:10],
-        "title": f"{metric} over {sweep}, built from the thread",
+        "id": "auto-" + hashlib.sha1((f"{origin}|{unit}|{sweep}" + (f"|{where}" if where else "")
+                                      ).encode()).hexdigest()[:10],
+        "title": (f"{metric} at one point ({_CONTROL.sub('?', shown[:120]) or 'no condition'}), "
+                  "built from the thread" if single else
+                  f"{metric} over {sweep}, built from the thread"),
         "claim": {"message_id": _CONTROL.sub("?", origin[:120]) or None, "mechanisms": list(mechanisms.tags),
                   "mechanisms_from": "diff" if mechanisms.source == "diff" else "cover_letter"},
         "datapath": stages,
         "workload": workload,
         "topology": {"devices": _devices(commands, tool, [v for v, _ in points])},
         "metric": {"name": metric, "unit": unit},
-        "calibration": {"fit": fit},
-        "claimed": {"before": [c.baseline_canonical for _, c in points],
-                    "after": [c.patched_canonical for _, c in points]},
-        "commands": [_CONTROL.sub("?", c.text[:4096]) for c in commands][:200],
+        # a CPU share, bits at a packet size nobody gave, one point of an undescribed load:
+        # the baseline's size fixes no cost
+        "calibration": {"fit": fit, "magnitude": not (single and sweep == "cpus")
+                        and metric not in ("cpu", "bps")},
+        # a latency in nanoseconds, as the models compute it (and as the schema's range holds)
+        "claimed": {"before": [_scale(c.baseline_canonical, metric) for _, c in points],
+                    "after": [_scale(c.patched_canonical, metric) for _, c in points]},
+        "commands": [_CONTROL.sub("?", c[:4096]) for c in _statements(shells)][:200],
     }
     try:
         scenario = Scenario.model_validate(data)
     except ValueError:
-        return None  # figures out of any plausible range: no scenario rather than a wrong one
-    return Built(scenario, tuple(c.id for _, c in points))
+        # figures out of any plausible range: no scenario rather than a wrong one
+        return "no scenario: the figures are out of any plausible range"
+    assumed = ("one core assumed: the mail names no thread, queue or CPU count"
+               if single and sweep == "cpus" else "")
+    return Built(scenario, tuple(c.id for _, c in points), assumed)
+
+
+def _scale(figure: float | None, metric: str) -> float | None:
+    return figure * 1e9 if figure is not None and metric == "latency" else figure
+
+
+def _statements(shells: Sequence[Shell]) -> list[str]:
+    """The commands as the scenario keeps them: the variables they use (`TC=tc`), then each
+    command in order, one inside a loop as its loop rebuilt on one line from the parsed
+    variable, values and body (`for c in 1 2 4; do ...; done`), once."""
+    out: list[str] = []
+    for shell in shells:
+        texts = [c.text for c in shell.commands]
+        used = {m.group(1) for t in texts for m in VARIABLE.finditer(t)}
+        out += [f"{name}={value}" for name, value in shell.assignments
+                if name in used and _PLAIN.fullmatch(value)]
+        done: set[int] = set()
+        for command in shell.commands:
+            # the innermost loop holding the command: the one starting last
+            loop = max((lp for lp in shell.loops if lp.line <= command.line <= lp.last
+                        and command.text in lp.body), key=lambda lp: lp.line, default=None)
+            if loop is None or not all(_PLAIN.fullmatch(v) for v in loop.values[:64]):
+                out.append(command.text)
+            elif id(loop) not in done:
+                done.add(id(loop))
+                out.append(f"for {loop.variable} in {' '.join(loop.values[:64])}; do "
+                           + "; ".join(loop.body) + "; done")
+    return out
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9_.:/-]{1,64}")  # a variable's value kept with the commands
 
 
 def _option(argv: Sequence[str], flag: str) -> str | None:
@@ -183,8 +283,12 @@ def _devices(commands: Sequence[Command], tool: str, values: Sequence[int]
 
 
 def verdict_of_claim(built: Built, claim_id: str, verdict: Verdict) -> dict[str, Any]:
-    """The contract's verdict object for one claim of a judged scenario, at its own point."""
-    return verdict.at(built.claim_ids.index(claim_id))
+    """The contract's verdict object for one claim of a judged scenario, at its own point,
+    its reason saying what the scenario assumed."""
+    doc = verdict.at(built.claim_ids.index(claim_id))
+    if built.assumed and doc["reason"]:
+        doc["reason"] += f" ({built.assumed})"
+    return doc
 
 
-__all__ = ["Built", "ModelError", "build_scenarios", "verdict_of_claim"]
+__all__ = ["Built", "ModelError", "Plan", "build_scenarios", "plan_scenarios", "verdict_of_claim"]

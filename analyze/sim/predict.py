@@ -165,13 +165,19 @@ def request_response(stages: Sequence[Stage], customers: int, consts: Constants)
 def curve(scenario: Scenario, stages: Sequence[Stage], consts: Constants) -> list[float]:
     """The metric at each sweep value."""
     out = []
+    rr = scenario.workload.tool in _RR_TOOLS
+    name = scenario.metric.name
     for n in scenario.workload.values:
-        if scenario.metric.name == "trans_per_s":
-            out.append(request_response(stages, n, consts))
-            continue
-        x = throughput(stages, n, consts)
-        out.append(x / n if scenario.metric.name == "pps_per_thread" else x)
+        x = request_response(stages, n, consts) if rr else throughput(stages, n, consts)
+        if name == "pps_per_thread":
+            x /= n
+        elif name in ("latency", "cpu"):
+            x = 1e9 * n / x  # ns per operation and core (Little's law): the ratio inverts
+        out.append(x)
     return out
+
+
+_RR_TOOLS = ("netperf", "super_netperf")
 
 
 def predict(scenario: Scenario, consts: Constants, alpha: float = 1.0, beta: float = 1.0,
@@ -290,9 +296,13 @@ def _judge(scenario: Scenario, consts: Constants) -> Verdict:
         return Verdict(Status.NO_MODEL, "the scenario holds no claimed figures to judge", values,
                        profile=consts.profile)
     if not scenario.claim.mechanisms:
-        return Verdict(Status.NO_MODEL, "no mechanism tag: nothing tells what the patch changes",
+        return Verdict(Status.NO_MODEL, "no mechanism found: neither a diff nor the words of the "
+                       "mail name a change patchperf models (a lock dropped, per-cpu counters, "
+                       "RCU, the netif_rx backlog skipped, lastuse once per tick)",
                        values, profile=consts.profile)
-    if (scenario.metric.name == "trans_per_s") != (scenario.workload.tool in ("netperf", "super_netperf")):
+    rr = scenario.workload.tool in _RR_TOOLS
+    if (scenario.metric.name == "trans_per_s" and not rr) or (
+            rr and scenario.metric.name in ("pps", "pps_per_thread", "bps")):
         return Verdict(Status.NO_MODEL, f"a {scenario.metric.name} metric for a "
                        f"{scenario.workload.tool} load is not a model patchperf has", values,
                        profile=consts.profile)
@@ -423,7 +433,7 @@ def _band_edges(scenario: Scenario, consts: Constants) -> tuple[tuple[float, flo
     for params in _grid(free, scenario.calibration.bounds):
         before, after = predict(scenario, consts, params.get("private_ns", 1.0),
                                 params.get("critical_ns", 1.0), params.get("delay_ns", 1.0))
-        if _rms(before, scenario.claimed.before) > 5.0:
+        if scenario.calibration.magnitude and _rms(before, scenario.claimed.before) > 5.0:
             continue
         found = True
         for i, (x, y) in enumerate(zip(after, before, strict=True)):
@@ -475,7 +485,9 @@ def _band(scenario: Scenario, consts: Constants, ratio: Sequence[float], usl_bef
     words = (", ".join(f"{lo:.2f}–{hi:.2f}x" for lo, hi in band)
              + f", {100 * slack:.0f} % either side for noise: "
              + ", ".join(f"{lo:.2f}–{hi:.2f}x" for lo, hi in accepted)
-             + f"; costs within {low_bound:g}–{high_bound:g}x of the stages' priors")
+             + f"; costs within {low_bound:g}–{high_bound:g}x of the stages' priors"
+             + ("" if scenario.calibration.magnitude else
+                ", in any proportion: the baseline's size fixes none of them"))
     share = max(band_share(lo, hi) for lo, hi in accepted)
     if share > 0.5:
         words += (f"; too wide to discriminate: it takes in {100 * share:.0f} % of ratios "

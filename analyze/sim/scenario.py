@@ -95,7 +95,9 @@ class Workload(_Strict):
 
 
 class Metric(_Strict):
-    name: Literal["pps_per_thread", "pps", "trans_per_s"]
+    # pps and bps are one packet path's rate (a fixed packet size); latency and cpu its time
+    # per operation per core (Little's law: cores / rate), whose ratios are the inverse
+    name: Literal["pps_per_thread", "pps", "bps", "trans_per_s", "latency", "cpu"]
     unit: Name = "pps"
 
 
@@ -106,6 +108,10 @@ class Calibration(_Strict):
     # how far a fitted cost may scale its stage's prior, both ways; a band verdict's edges
     # are what these bounds allow, so they are part of what the verdict says
     bounds: tuple[Annotated[float, Field(gt=0, le=1)], Annotated[float, Field(ge=1, le=1000)]] = (0.05, 20.0)
+    # whether the baseline's figures constrain the costs' size: not for a CPU share, nor for
+    # one point of a load the mail does not describe (the costs' proportions still bound the
+    # ratio, which is all a band needs)
+    magnitude: bool = True
 
 
 class Claimed(_Strict):
@@ -188,32 +194,3 @@ def scenario_toml(scenario: Scenario) -> str:
     import tomli_w
 
     return tomli_w.dumps(scenario.model_dump(mode="json", exclude_none=True))
-
-
-def scenario_sh(scenario: Scenario) -> str:
-    """The mail's commands as a script to review: each word shell-quoted, so nothing in it
-    expands or chains (`$c`, `;`, `$(...)` stay literal text), headed by where they came
-    from. patchperf itself never runs them."""
-    import shlex
-
-    origin = scenario.claim.message_id or "no message id"
-    lines = [
-        "#!/bin/sh",
-        f"# Commands of scenario {_comment(scenario.id)}, as written in <{_comment(origin)}>.",
-        "# Kept as data by patchperf and never run by it. Every word is quoted: loops,",
-        "# variables and redirections are literal here. Review before running anything.",
-    ]
-    for command in scenario.commands:
-        try:
-            words = shlex.split(command, comments=False, posix=True)
-        except ValueError:
-            lines.append(f"# (unbalanced quotes, left as a comment) {_comment(command)}")
-            continue
-        if words:
-            lines.append(" ".join(shlex.quote(w) for w in words))
-    return "\n".join(lines) + "\n"
-
-
-def _comment(text: str) -> str:
-    # one line of printable text: a newline in a comment would start a command
-    return "".join(ch if ch.isprintable() else "?" for ch in text)

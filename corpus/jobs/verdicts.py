@@ -20,7 +20,7 @@ from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.mail.message import parse_message
 from analyze.model import Claim, Message
 from analyze.serialize import claim_to_dict
-from analyze.sim.build import Built, build_scenarios, verdict_of_claim
+from analyze.sim.build import Built, Plan, build_scenarios, plan_scenarios, verdict_of_claim
 from analyze.sim.errors import ModelError
 from analyze.sim.predict import Verdict, judge, no_model
 from analyze.sim.scenario import Scenario
@@ -62,14 +62,15 @@ def judge_stored_claim(store: Store, claim_id: str, limits: Limits = DEFAULT_LIM
                      "condition patchperf models, or its mail names no workload)")
 
 
-def stored_scenarios(store: Store, docs: list[dict[str, Any]], limits: Limits = DEFAULT_LIMITS) -> list[Built]:
+def stored_scenarios(store: Store, docs: list[dict[str, Any]], limits: Limits = DEFAULT_LIMITS) -> Plan:
     """The scenarios built for these stored claims, each once, from the stored raw mail of
-    the messages the claims were read in (and first written in). The mail of each message is
-    read once however many of its claims are given."""
+    the messages the claims were read in (and first written in), and why each claim in none
+    is in none. The mail of each message is read once however many of its claims are given."""
     by_message: dict[str, list[dict[str, Any]]] = {}
     for doc in docs:
         by_message.setdefault(doc["found_in"], []).append(doc)
     found: dict[str, Built] = {}
+    skipped: dict[str, str] = {}
     for key, shown in by_message.items():
         messages = []
         for ref in dict.fromkeys([key] + [d["message_id"] for d in shown if d.get("message_id")]):
@@ -82,13 +83,20 @@ def stored_scenarios(store: Store, docs: list[dict[str, Any]], limits: Limits = 
                 continue  # stored, but no longer readable: its claims keep no verdict
         claims = claims_of(messages, limits)
         wanted = {d["id"] for d in shown}
-        for built in build_scenarios(claims, messages):
+        plan = plan_scenarios(claims, messages)
+        for built in plan.built:
             if wanted & set(built.claim_ids):
                 found.setdefault(built.scenario.id, built)
-    return list(found.values())
+        skipped.update((k, v) for k, v in plan.skipped.items() if k in wanted)
+        for cid in wanted - set(plan.skipped) - {c for b in plan.built for c in b.claim_ids}:
+            skipped[cid] = ("its mail can no longer be read again: no scenario"
+                            if not messages else "the claim is not read from its mail again")
+    # series first, as plan_scenarios orders them: views show the first scenario
+    return Plan(tuple(sorted(found.values(), key=lambda b: len(b.claim_ids) == 1)), skipped)
 
 
-Verdicts = dict[str, tuple[str, dict[str, Any]]]  # claim id -> (scenario id, verdict object)
+# claim id -> (scenario id, None for a claim in no scenario; verdict object)
+Verdicts = dict[str, tuple[str | None, dict[str, Any]]]
 
 
 @dataclass
@@ -108,10 +116,12 @@ class Judged:
                 doc["scenario_id"], doc["verdict"] = self.verdicts[doc["id"]]
 
 
-def judge_scenarios(built: Iterable[Built]) -> Judged:
+def judge_scenarios(built: Iterable[Built], skipped: dict[str, str] | None = None) -> Judged:
     """Run each built scenario once. One the models cannot run gives its claims a
-    `no_model` verdict with the reason."""
+    `no_model` verdict with the reason; so does each claim in no scenario (`skipped`: why)."""
     judged = Judged()
+    for cid, reason in (skipped or {}).items():
+        judged.verdicts[cid] = (None, no_model(reason))
     for one in built:
         judged.built.append(one)
         try:
@@ -129,7 +139,8 @@ def judge_scenarios(built: Iterable[Built]) -> Judged:
 def judge_claims(claims: Sequence[Claim], messages: Sequence[Message]) -> Judged:
     """Claims analysed in memory (`patchperf analyze --verdicts`), judged: asked for, since
     judging costs 5-300 ms a claim series (6x the analysis of a 2,000-message mbox)."""
-    return judge_scenarios(build_scenarios(claims, messages))
+    plan = plan_scenarios(claims, messages)
+    return judge_scenarios(plan.built, plan.skipped)
 
 
 def judge_stored_claims(store: Store, docs: list[dict[str, Any]],
@@ -137,7 +148,8 @@ def judge_stored_claims(store: Store, docs: list[dict[str, Any]],
     """Judge these claim documents from the store and fill in their `scenario_id` and
     `verdict`, in place (`patchperf claims --verdicts`, `report --verdicts`). Each scenario
     is judged once, however many of its claims are shown."""
-    judged = judge_scenarios(stored_scenarios(store, docs, limits))
+    plan = stored_scenarios(store, docs, limits)
+    judged = judge_scenarios(plan.built, plan.skipped)
     judged.fill(docs)
     return judged
 

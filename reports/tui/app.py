@@ -255,7 +255,7 @@ class PatchperfApp(App[None]):
             self.call_from_thread(self._failed, f"cannot build the scenario: {exc}")
             return
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._scenarios_built, series_id, built)
+            self.call_from_thread(self._scenarios_built, series_id, list(built.built))
 
     def _scenarios_built(self, series_id: str, built: list[Any]) -> None:
         # a simulation of the same series may have finished first: its scenarios and curves
@@ -324,7 +324,7 @@ class PatchperfApp(App[None]):
         except PatchperfError as exc:
             self.call_from_thread(self._failed, f"cannot simulate: {exc}")
             return
-        judged = judge_scenarios(built)
+        judged = judge_scenarios(built.built, built.skipped)
         judged.fill(claims)
         try:
             with Store.open(self.store.location) as store:
@@ -332,7 +332,8 @@ class PatchperfApp(App[None]):
         except PatchperfError as exc:  # read-only, locked: shown, just not kept
             self.call_from_thread(self._failed, f"the verdicts are not kept: {exc}")
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._simulated, series_id, built, judged.verdicts, judged.runs)
+            self.call_from_thread(self._simulated, series_id, list(built.built), judged.verdicts,
+                                  judged.runs)
 
     def _failed(self, message: str) -> None:
         self.notify(one_line(message, 300), severity="error", markup=False, timeout=8)

@@ -44,6 +44,8 @@ class Shell:
 
     commands: tuple[Command, ...]
     loops: tuple[Loop, ...]
+    # `NAME=value` lines, as the last one left them (`TC=tc` above seed 000's `$TC qdisc ...`)
+    assignments: tuple[tuple[str, str], ...] = ()
 
 
 def find_commands(lines: Sequence[str]) -> list[Command]:
@@ -229,7 +231,7 @@ class _Scanner:
             i = self._line(i)
         self._abandon()
         self.loops.sort(key=lambda loop: loop.line)
-        return Shell(tuple(self.commands), tuple(self.loops))
+        return Shell(tuple(self.commands), tuple(self.loops), tuple(self.assigns.items()))
 
     def _line(self, i: int) -> int:
         raw = self.lines[i]
