@@ -118,3 +118,36 @@ def real_corpus() -> Path:
     from conftest import _require_shared
 
     return _require_shared("corpus") / "real"
+
+
+GBPS_SWEEP = """\
+From: Ada Byte <ada@example.org>
+Subject: [PATCH net-next] net/sched: act_mirred: per-cpu counters, no spinlock
+Message-ID: <points.2@example.org>
+Date: Tue, 01 Dec 2026 10:00:00 +0000
+
+This moves the action to per-cpu counters and removes the spinlock.
+
+threads   before (Gbps)   after (Gbps)
+1         10.0            10.1
+2         17.5            19.6
+4         17.0            38.0
+"""
+
+
+def test_a_sweep_in_gbps_is_fitted_by_its_shape(tmp_path: Path) -> None:
+    """Bits per second at a packet size nobody gave: the model's packets per second are
+    scaled to the baseline, so the curve's shape is fitted and judged, and the controls of
+    such a scenario are not accepted either."""
+    from analyze.sim.controls import run_controls
+    from corpus.library import constants_for
+
+    _, judged = _judged(tmp_path, GBPS_SWEEP)
+    (scenario, verdict), = judged.runs.values()
+    assert scenario.metric.name == "bps" and not scenario.calibration.magnitude
+    assert verdict.verdict == "reproduced", verdict.reason
+    assert verdict.fit_rms_pct is not None and verdict.fit_rms_pct < 5
+    assert verdict.predicted_before[0] == pytest.approx(10.0e9, rel=0.1)  # in bit/s, scaled
+    runs = run_controls(scenario, constants_for(scenario))
+    assert all(not run.unearned for run in runs)
+    assert all(s not in ("reproduced", "consistent") for run in runs[:4] for s in run.statuses)

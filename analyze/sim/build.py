@@ -63,9 +63,21 @@ class Plan:
 
 
 # The canonical units the models compute a ratio for, and the scenario metric of each.
-_METRIC_OF = {"pps": "pps", "bit/s": "bps", "trans/s": "trans_per_s", "s": "latency",
-              "%": "cpu"}
-MODELLED = "pps, bit/s, trans/s, latency, CPU %"
+_METRIC_OF = {"pps": "pps", "bit/s": "bps", "B/s": "rate", "trans/s": "trans_per_s",
+              "s": "latency"}
+MODELLED = "pps, bit/s, bytes/s, trans/s, latency, CPU"
+
+
+def scenario_metric(claim: Claim) -> str | None:
+    """The scenario metric a claim's figures are, or None when no model computes them: a
+    rate of the packet path in pps or bit/s (`rate` in bytes/s or no unit, whose size the
+    model cannot compute), transactions, a latency, a CPU share or cycles."""
+    unit = claim.canonical_unit
+    if claim.metric == "cpu" and unit in ("%", "cycles", None):
+        return "cpu"
+    if unit is None:
+        return "rate" if claim.metric == "throughput" else None
+    return _METRIC_OF.get(unit)
 
 
 def build_scenarios(claims: Sequence[Claim], messages: Sequence[Message]) -> list[Built]:
@@ -87,9 +99,7 @@ def plan_scenarios(claims: Sequence[Claim], messages: Sequence[Message]) -> Plan
             skipped[claim.id] = "one figure only: no before and after to compare"
             continue
         unit = claim.canonical_unit or ""
-        metric = _METRIC_OF.get(unit)
-        if metric == "cpu" and claim.metric != "cpu":
-            metric = None  # a percentage of something else (a hit rate, a share of drops)
+        metric = scenario_metric(claim)
         if metric is None:
             skipped[claim.id] = (f"metric not modelled: {claim.metric} in "
                                  f"{claim.unit or 'no unit'} (the models give {MODELLED})")
@@ -140,7 +150,7 @@ def _scenario(origin: str, unit: str, sweep: str, points: list[tuple[int, Claim]
     commands = [c for shell in shells for c in shell.commands]
     tools = {c.tool for c in commands}
     text = "\n".join(m.body.text for m in related)
-    metric = _METRIC_OF[unit]
+    metric = scenario_metric(points[0][1]) or "rate"
     rr_tool = next((_RR_TOOLS[t] for t in ("super_netperf", "netperf") if t in tools), None)
     if unit == "trans/s" and rr_tool is None and "netperf" not in text:
         return "no workload: transactions of a load patchperf has no model for (no netperf)"
@@ -170,11 +180,11 @@ def _scenario(origin: str, unit: str, sweep: str, points: list[tuple[int, Claim]
         "datapath": stages,
         "workload": workload,
         "topology": {"devices": _devices(commands, tool, [v for v, _ in points])},
-        "metric": {"name": metric, "unit": unit},
+        "metric": {"name": metric, "unit": unit or "none"},
         # a CPU share, bits at a packet size nobody gave, one point of an undescribed load:
         # the baseline's size fixes no cost
         "calibration": {"fit": fit, "magnitude": not (single and sweep == "cpus")
-                        and metric not in ("cpu", "bps")},
+                        and metric not in ("cpu", "bps", "rate")},
         # a latency in nanoseconds, as the models compute it (and as the schema's range holds)
         "claimed": {"before": [_scale(c.baseline_canonical, metric) for _, c in points],
                     "after": [_scale(c.patched_canonical, metric) for _, c in points]},

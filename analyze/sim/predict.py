@@ -188,7 +188,13 @@ def predict(scenario: Scenario, consts: Constants, alpha: float = 1.0, beta: flo
     return curve(scenario, before, consts), curve(scenario, after, consts)
 
 
-def _rms(pred: Sequence[float], seen: Sequence[float]) -> float:
+def _rms(pred: Sequence[float], seen: Sequence[float], magnitude: bool = True) -> float:
+    """The RMS relative error in %. Without `magnitude` the prediction is first scaled by the
+    factor that fits best (in log terms): only the curve's shape is compared, since the
+    figures' size is in a unit the model does not compute."""
+    if not magnitude:
+        scale = math.exp(sum(math.log(s / p) for p, s in zip(pred, seen, strict=True)) / len(seen))
+        pred = [p * scale for p in pred]
     return 100 * math.sqrt(sum(((p - s) / s) ** 2 for p, s in zip(pred, seen, strict=True))
                            / len(seen))
 
@@ -223,7 +229,7 @@ def calibrate(scenario: Scenario, consts: Constants) -> tuple[dict[str, float], 
 
     def err(logs: Sequence[float]) -> float:
         pred = curve(scenario, _scaled(scenario, params(logs)), consts)
-        return _rms([pred[i] for i in idx], seen)
+        return _rms([pred[i] for i in idx], seen, scenario.calibration.magnitude)
 
     if not free:
         return {}, err(())
@@ -302,7 +308,7 @@ def _judge(scenario: Scenario, consts: Constants) -> Verdict:
                        values, profile=consts.profile)
     rr = scenario.workload.tool in _RR_TOOLS
     if (scenario.metric.name == "trans_per_s" and not rr) or (
-            rr and scenario.metric.name in ("pps", "pps_per_thread", "bps")):
+            rr and scenario.metric.name in ("pps", "pps_per_thread", "bps", "rate")):
         return Verdict(Status.NO_MODEL, f"a {scenario.metric.name} metric for a "
                        f"{scenario.workload.tool} load is not a model patchperf has", values,
                        profile=consts.profile)
@@ -320,6 +326,11 @@ def _judge(scenario: Scenario, consts: Constants) -> Verdict:
     fitted, rms = _remembered(_FITS, scenario, consts, False, lambda: calibrate(scenario, consts))
     alpha, beta = fitted.get("private_ns", 1.0), fitted.get("critical_ns", 1.0)
     before, after = predict(scenario, consts, alpha, beta, fitted.get("delay_ns", 1.0))
+    if not scenario.calibration.magnitude:
+        # shown in the claim's unit: the scale the fit compared the shape at (ratios keep)
+        scale = math.exp(sum(math.log(s / p) for p, s in zip(before, claimed.before, strict=True))
+                         / len(before))
+        before, after = [x * scale for x in before], [x * scale for x in after]
     predicted = tuple(a / b for a, b in zip(after, before, strict=True))
     verdict, reason, missed = _compare(values, predicted, ratio, noise_of(claimed, rms))
     return Verdict(verdict, reason, values, tuple(before), tuple(after), predicted, ratio, rms,
@@ -433,7 +444,7 @@ def _band_edges(scenario: Scenario, consts: Constants) -> tuple[tuple[float, flo
     for params in _grid(free, scenario.calibration.bounds):
         before, after = predict(scenario, consts, params.get("private_ns", 1.0),
                                 params.get("critical_ns", 1.0), params.get("delay_ns", 1.0))
-        if scenario.calibration.magnitude and _rms(before, scenario.claimed.before) > 5.0:
+        if _rms(before, scenario.claimed.before, scenario.calibration.magnitude) > 5.0:
             continue
         found = True
         for i, (x, y) in enumerate(zip(after, before, strict=True)):

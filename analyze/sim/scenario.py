@@ -95,9 +95,10 @@ class Workload(_Strict):
 
 
 class Metric(_Strict):
-    # pps and bps are one packet path's rate (a fixed packet size); latency and cpu its time
-    # per operation per core (Little's law: cores / rate), whose ratios are the inverse
-    name: Literal["pps_per_thread", "pps", "bps", "trans_per_s", "latency", "cpu"]
+    # pps, bps and rate (bytes/s, or no unit) are one packet path's rate at a fixed packet
+    # size; latency and cpu its time per operation per core (Little's law: cores / rate),
+    # whose ratios are the inverse
+    name: Literal["pps_per_thread", "pps", "bps", "rate", "trans_per_s", "latency", "cpu"]
     unit: Name = "pps"
 
 
