@@ -66,6 +66,22 @@ KNOWN: dict[str, Tool] = {
     "io_uring": Tool('"$FIO_DIR"/t/io_uring', "fio's source tree, t/io_uring (set FIO_DIR)",
                      "iops", '[ -x "$FIO_DIR"/t/io_uring ]'),
 }
+# Words that make a known tool run another program, read commands from a file, or write
+# firmware: a command holding one is a comment, whatever else it says.
+_DENIED = {
+    "ip": frozenset({"exec", "-batch", "-b", "-force"}),
+    "tc": frozenset({"exec", "-batch", "-b", "-force"}),
+    "ethtool": frozenset({"-f", "--flash", "-E", "--change-eeprom", "--reset", "-W",
+                          "--set-dump", "-w", "--get-dump"}),
+    "sysctl": frozenset({"-p", "--load", "-f", "--system"}),
+    "fio": frozenset({"--exec_prerun", "--exec_postrun", "--trigger", "--trigger-file",
+                      "--trigger-cmd", "--remote-config", "--client", "--server",
+                      "--write_iolog", "--read_iolog", "--output", "--ioengine"}),
+    "iperf3": frozenset({"--logfile", "--pidfile", "-I", "--file", "-F"}),
+    "netperf": frozenset({"-F"}),
+}
+_ROOT_TOOLS = frozenset({"tc", "ip", "ethtool", "sysctl", "pktgen"})
+_SERVERS = {"netperf": "netserver", "super_netperf": "netserver", "iperf3": "`iperf3 -s`"}
 _PEER_FLAG = {"netperf": "-H", "super_netperf": "-H", "iperf3": "-c"}
 _WHAT = {"trans/s": "transactions", "IOPS": "IOPS"}
 _UNITS = {"pktgen": "pps", "netperf": "trans/s", "last_number": "trans/s",
@@ -173,6 +189,9 @@ def _step(command: Command, loops: Sequence[Loop], assigned: dict[str, str]) -> 
             words.append(f'"${loop.variable}"')
             continue
         value = _value(raw, assigned)
+        if value.split("=", 1)[0] in _DENIED.get(command.tool, ()):
+            return comment(f"{value.split('=', 1)[0]} would run or write more than the "
+                           "benchmark")
         if VARIABLE.search(value):
             return comment(f"it uses {_printable(raw)[:40]}, which the mail does not set")
         if not WORD.fullmatch(value):
@@ -218,14 +237,19 @@ def experiment_sh(scenario: Scenario) -> str:
         "# the rest of the mail's commands are comments below. patchperf never runs this script.",
         "#",
         "# What it needs:",
-        "#   - root: it configures devices, qdiscs and kernel settings as the mail did",
     ]
+    root = bool(_ROOT_TOOLS & set(tools)) or (scenario.workload.tool == "rx_flood"
+                                              and primary is None)
+    if root:
+        lines.append("#   - root: it configures devices, qdiscs, kernel settings or pktgen as "
+                     "the mail did")
     for name in tools:
         tool = KNOWN[name]
         lines.append(f"#   - {name}: {tool.source}")
     if exp.peer_needed:
         lines.append("#   - the traffic peer: PEER=<host> (the mail used "
-                     f"{_comment(exp.peer_default or 'a variable')}), reachable and serving")
+                     f"{_comment(exp.peer_default or 'a variable')}), running "
+                     + " and ".join(dict.fromkeys(_SERVERS[t] for t in tools if t in _SERVERS)))
     if scenario.workload.tool == "rx_flood" and primary is None:
         if scenario.workload.sweep == "queues" and "ethtool" not in tools:
             lines.append("#   - ethtool: ethtool (it sets the NIC's queue count)")
@@ -263,6 +287,8 @@ def experiment_sh(scenario: Scenario) -> str:
     else:
         lines += ["", _FUNCTIONS[0]]
     lines += ["", *_MAIN_HEAD]
+    if root:
+        lines.append(_ROOT_CHECK)
     checks = []
     for name in tools:
         tool = KNOWN[name]
@@ -407,9 +433,9 @@ _MAIN_HEAD = [
     "  exit",
     "fi",
     "OUT=results/$1",
-    "[ \"$(id -u)\" -eq 0 ] || [ \"${RUN_SH_NOT_ROOT:-}\" = 1 ] || die 'run it as root"
-    " (RUN_SH_NOT_ROOT=1 for a dry run with stub tools)'",
 ]
+_ROOT_CHECK = ("[ \"$(id -u)\" -eq 0 ] || [ \"${RUN_SH_NOT_ROOT:-}\" = 1 ] || die 'run it as root"
+               " (RUN_SH_NOT_ROOT=1 for a dry run with stub tools)'")
 
 
 def _compare_function(scenario: Scenario, primary: Step | None, exp: Experiment) -> list[str]:
