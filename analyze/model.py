@@ -190,6 +190,9 @@ class Claim:
     quote: str
     line: int | None  # 1-based line of the body the figures were read from
     date: datetime | None = None  # of the message they were found in
+    # the patched figure's unit when it is not the baseline's (`5 Mpps → 10 Gpps`): both
+    # figures stay as written, `unit` is the baseline's
+    patched_unit: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -176,6 +176,7 @@ def claim_to_dict(claim: Claim) -> dict[str, Any]:
         "quoted": claim.quoted,
         "metric": claim.metric,
         "unit": claim.unit,
+        "patched_unit": claim.patched_unit,
         "canonical_unit": claim.canonical_unit,
         "baseline": claim.baseline,
         "patched": claim.patched,

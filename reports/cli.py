@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import io
-import json
 import shutil
 import signal
 import sys
@@ -29,7 +28,7 @@ from analyze.sim.status import Status
 
 from .config import limits_from_env
 from .output import emit, write_file
-from .safe import inert, inert_json
+from .safe import inert, json_text
 from .since import parse_since
 
 if TYPE_CHECKING:
@@ -421,7 +420,7 @@ def simulate(ctx: click.Context, ref: str, fmt: str, controls: bool) -> None:
     if done.claim is not None:
         doc["claims"] = [done.claim]
     if fmt == "json":
-        click.echo(inert_json(json.dumps(doc, indent=2, ensure_ascii=False)))
+        click.echo(json_text(doc))
         return
     from rich.console import Console
 

@@ -6,6 +6,7 @@ in-memory analysis or from the store.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -65,8 +66,8 @@ def received(series: dict[str, Any]) -> str:
 
 def figure(value: float | None) -> str:
     """A figure as a reader writes it: `3518448`, `5`, `0.507`."""
-    if value is None:
-        return "?"
+    if value is None or not math.isfinite(value):
+        return "?"  # no float holds it (a store from before such figures were refused)
     return f"{value:,.0f}" if value == int(value) and abs(value) >= 1000 else f"{value:g}"
 
 
@@ -74,11 +75,14 @@ def before_after(claim: dict[str, Any]) -> str:
     """`5 → >10 Mpps`, or `? → ?` for a claim that states only a change."""
     bound = {"lower": ">", "upper": "<", "approx": "~"}.get(claim.get("bound") or "", "")
     unit = f" {claim['unit']}" if claim.get("unit") else ""
+    if claim.get("patched_unit"):  # `5 Mpps → 10 Gpps`: each figure with its own unit
+        return (f"{figure(claim['baseline'])}{unit} → {bound}{figure(claim['patched'])} "
+                f"{claim['patched_unit']}")
     return f"{figure(claim['baseline'])} → {bound}{figure(claim['patched'])}{unit}"
 
 
 def percent(value: float | None) -> str:
-    return "" if value is None else f"{value:+.2f} %"
+    return "" if value is None or not math.isfinite(value) else f"{value:+.2f} %"
 
 
 def condition_text(claim: dict[str, Any]) -> str:

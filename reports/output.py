@@ -4,7 +4,6 @@ stdout or to a file. Every renderer reads the same document (docs/json.md)."""
 from __future__ import annotations
 
 import io
-import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ import click
 
 from analyze.errors import UsageError
 
-from .safe import inert_json
+from .safe import json_text
 
 
 def emit(doc: dict[str, Any], fmt: str, output: str | None = None, *,
@@ -33,7 +32,7 @@ def emit(doc: dict[str, Any], fmt: str, output: str | None = None, *,
 def _render(doc: dict[str, Any], fmt: str, output: str | None, *,
             runs: dict[str, Any] | None, view: Any, title: str) -> None:
     if fmt == "json":
-        text = inert_json(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
+        text = json_text(doc) + "\n"
     elif fmt == "html":
         from .html import render_html
 

@@ -24,6 +24,7 @@ import contextlib
 import gzip
 import io
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,12 @@ SMALL = Limits(message_bytes=256 * 1024, decompressed_bytes=512 * 1024, page_byt
 WORDS = ["before", "after", "patch", "baseline", "Mpps", "Gbit/s", "pps", "ns", "us", "%",
          "threads", "queues", "TCP_RR", "trans/s", "vs", "->", "=>", "from", "to", "improvement",
          "regression", "p50", "p99", "x", "±", "~", "<", ">", ">=", "≈", "1,234", "1.234,5",
-         "0x1f", "1e9", "-3.2%", "+12%", "NaN", "inf", "…", "|", "||", "+---+", "\t", "  "]
+         "0x1f", "1e9", "-3.2%", "+12%", "NaN", "inf", "…", "|", "||", "+---+", "\t", "  ",
+         # issue 22's number shapes: exponents past a float, invisible and format characters
+         # inside figures, the unicode minus, mixed and mangled units
+         "1.5e+400", "9.9e+308", "1.0e+400%", "-1e-400", "5\u200b000000", "9\u00ad", "1\u0336000",
+         "\u2060", "\ufeff", "\U000e0041", "\u22125", "\u2212", "Gpps", "Kpps", "usé", "Mppś",
+         "→", "5 Mpps → 10 Gpps", "from \u22125 Mpps to 10 Mpps", "10 us to 5 usé"]
 HEADERS = ["From", "To", "Cc", "Subject", "Date", "Message-ID", "In-Reply-To", "References",
            "Content-Type", "Content-Transfer-Encoding", "MIME-Version", "List-Id", "X-Mailer"]
 SPECIAL_VALUES = [
@@ -322,6 +328,33 @@ def test_fuzz_trailers_tables_lists_and_prose(lines: list[str], data: st.DataObj
     _named_errors_only(find_table_measurements, lines)
     _named_errors_only(find_list_measurements, lines)
     _named_errors_only(find_prose_claims, lines)
+
+
+@given(body_lines())
+def test_fuzz_claims_are_finite_and_render(lines: list[str]) -> None:
+    """Issue 22: whatever the figures, every claim kept is finite and positive where it has a
+    unit, its row renders, and its document is RFC 8259 JSON."""
+    from analyze.claims.extract import claims_or_warning
+    from analyze.mail.message import parse_message
+    from analyze.serialize import claim_to_dict
+    from reports.document import before_after, percent
+    from reports.safe import json_text
+
+    raw = ("From: a@b\nSubject: [PATCH] x\nMessage-ID: <f@z>\n"
+           "Content-Type: text/plain; charset=utf-8\n\n" + "\n".join(lines)).encode("utf-8", "replace")
+    message = _named_errors_only(parse_message, raw, "fuzz", SMALL)
+    if message is None:
+        return
+    claims, _ = claims_or_warning(message, SMALL)
+    for claim in claims:
+        for x in (claim.baseline, claim.patched, claim.baseline_canonical,
+                  claim.patched_canonical, claim.change_pct, claim.stated_change_pct):
+            assert x is None or math.isfinite(x), claim
+        if claim.canonical_unit is not None:
+            assert (claim.baseline_canonical or 0) >= 0 and (claim.patched_canonical or 0) >= 0
+        doc = claim_to_dict(claim)
+        before_after(doc), percent(doc["change_pct"])
+        json.loads(json_text(doc), parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
 
 
 @FUZZ

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from analyze.claims.invisible import visible
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import lower_is_better, metric_of
@@ -149,7 +150,8 @@ def _blocks(message: Message) -> Iterator[_Block]:
                 continue
         content, blanked = _content(lines)
         if not blanked or _has_figure(content):  # (unchanged lines hold the figure seen)
-            yield _Block(depth, first, content)
+            # read through what nobody sees: `5\u200b000000` is 5000000, not 5
+            yield _Block(depth, first, tuple(visible(x) for x in content))
 
 
 def _origin(message: Message, depth: int) -> str | None:
@@ -266,6 +268,11 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     stated = _stated_pct(m.stated)
     direction = _direction(metric, canonical_unit, change if change is not None else stated)
     origin = _origin(message, block.depth)
+    # `5 Mpps → 10 Gpps`: the figures stay as written, each with its own unit
+    patched_unit = (patched.unit if base.unit and patched.unit and patched.unit != base.unit
+                    else None)
+    if patched_unit is not None:
+        unit = base.unit
     return Claim(
         id=_claim_id(origin, message.key, metric, m.condition, _value(base), _value(patched),
                      stated),
@@ -289,6 +296,7 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
         quote=m.quote,
         line=block.start + m.line + 1,
         date=message.date,
+        patched_unit=patched_unit,
     )
 
 
@@ -608,11 +616,35 @@ def merge_claims(claims: Iterable[Claim]) -> tuple[Claim, ...]:
 
 def claims_or_warning(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[tuple[Claim, ...], str | None]:
     """`extract_claims`, with a table past the limit a warning rather than an error: the mail
-    keeps the rest of its analysis (its series, its diff); only its claims are not read."""
+    keeps the rest of its analysis (its series, its diff); only its claims are not read. A
+    claim whose figures no report can show truly (`_refused`) is dropped with a warning
+    naming its line and quote."""
     try:
-        return extract_claims(message, limits), None
+        claims = extract_claims(message, limits)
     except LimitExceeded as exc:
         return (), f"{exc}; its claims are not read"
+    refused = [(c, why) for c in claims if (why := _refused(c)) is not None]
+    if not refused:
+        return claims, None
+    kept = tuple(c for c in claims if _refused(c) is None)
+    claim, why = refused[0]
+    quote = " ".join(claim.quote.split())[:80]
+    more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+    return kept, f"a claim dropped: {why} (line {claim.line}: {quote!r}){more}"
+
+
+def _refused(claim: Claim) -> str | None:
+    """Why no report may show this claim's figures, or None: a number no float holds, or a
+    negative amount of something that cannot be negative (`from −5 Mpps`, which gave
+    −300 %)."""
+    figures = (claim.baseline, claim.patched, claim.baseline_canonical, claim.patched_canonical,
+               claim.change_pct, claim.stated_change_pct)
+    if not all(x is None or math.isfinite(x) for x in figures):
+        return "a figure too large for a number"
+    if claim.canonical_unit is not None and any(
+            x is not None and x < 0 for x in (claim.baseline_canonical, claim.patched_canonical)):
+        return f"a negative figure in {claim.unit or claim.canonical_unit}"
+    return None
 
 
 def claims_of(messages: Sequence[Message], limits: Limits = DEFAULT_LIMITS) -> tuple[Claim, ...]:

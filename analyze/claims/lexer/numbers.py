@@ -45,6 +45,9 @@ from .quantity import Quantity
 from .units import SI_PREFIXES, lookup, unit_pattern
 
 MAX_DIGITS = 30
+# Beyond this a figure is no measurement, and a unit's scale (`9.9e+308 Gpps`) or a change
+# computed from it would overflow to infinity: such a number is not read as a figure.
+MAX_FIGURE = 1e100
 # No line of a result table or a sentence holds this many figures; past it, stop looking
 # (a 1 MB line of `1 1 1 ...` would otherwise build half a million Quantities).
 MAX_FIGURES = 2000
@@ -87,6 +90,9 @@ _COMMA_DECIMAL = re.compile(r"[0-9]+,[0-9]+(?![0-9]|,[0-9])")
 _MINSEC = re.compile(r"([0-9]{1,6})m([0-9]{1,6}(?:[.,][0-9]+)?)s(?!\w)")  # `0m21,735s` too
 
 _UNIT = re.compile(rf"(?:{unit_pattern()})(?!\w)")
+# A unit with letters glued on that no ASCII word has (`5 usé`, `10 Mppś`): a unit mangled,
+# or another word; either way not that unit, and the number is no bare figure either.
+_MANGLED_UNIT = re.compile(rf"(?:{unit_pattern()})[^\x00-\x7f\W]|(?:{unit_pattern()})[\u0300-\u036f]")
 _SI = re.compile(r"[KkMGT](?!\w)")
 _HYPHEN_UNIT = re.compile(r"-(fold|times|bytes?)(?!\w)", re.I)
 _RANGE_JOIN = re.compile(
@@ -319,6 +325,8 @@ class _Scanner:
         unit, unit_end = self._unit_after(end)
         if unit is None and end < len(line) and (line[end].isalnum() or line[end] == "_"):
             return self._skip_token(i)  # `3cab4f`, `8RX`, `1st`
+        if unit is None and _MANGLED_UNIT.match(line, end + 1 if line.startswith(" ", end) else end):
+            return self._skip_token(i)  # `5 usé`: read as 5 s it gave +49,999,900 %
         if unit is None and line.startswith((">/", ">&", ">>"), end):
             return end + 1  # shell redirections in quoted commands: `2>/dev/null`, `2>&1`
         if unit is None and end < len(line) and line[end] == "-" and value.is_integer():
@@ -390,7 +398,10 @@ class _Scanner:
         exp = _EXPONENT.match(line, end)
         if exp is not None:
             # printf's `%e`, as the kernel test robot prints large counts: `5.926e+08`
-            return float(m.group() + exp.group()), exp.end()
+            value = float(m.group() + exp.group())
+            if not abs(value) <= MAX_FIGURE:
+                return self._skip_token(i)  # `1.5e+400`: no measurement, and no float
+            return value, exp.end()
         return float(m.group()), end
 
     def _space_groups_ok(self, m: re.Match[str]) -> bool:
