@@ -91,7 +91,7 @@ def test_events_across_three_pages(db, server: Server, tmp_path: Path) -> None:
     with Store.open(db, readonly=True) as check:
         assert sorted(check.dump()["messages"]) == ["pw1@x", "pw2@x"]
         cursor = check.get_cursor("patchwork:netdevbpf")
-    assert json.loads(cursor) == {"since": "2024-09-02T10:03:00", "last_id": 5}
+    assert json.loads(cursor) == {"since": "2024-09-02T10:03:00", "seen": [5]}
 
 
 def test_link_header() -> None:
@@ -126,3 +126,57 @@ def test_ids_past_what_sqlite_holds_are_not_ids(db, server: Server, tmp_path: Pa
     with Store.open(db) as store, PoliteClient() as client:
         result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
     assert result.error is None and len(result.new_rows) == 2 and not result.problems
+
+
+def _later_events(server: Server, first_id: int) -> None:
+    """Events 11 and 12, after the first run, each with a new patch's mbox."""
+    for n, eid in enumerate((first_id, first_id + 1)):
+        server.events.append(
+            {"id": eid, "category": "patch-created", "date": f"2024-09-03T10:0{n}:00",
+             "payload": {"patch": {"id": 20 + n, "msgid": f"<late{n}@x>",
+                                   "mbox": f"{server.base}/patch/11/mbox/"}}})
+
+
+def test_a_huge_event_id_hides_no_later_event(db, server: Server) -> None:
+    """Issue 22, item 5: an event with id 2**63 - 1 became the cursor's largest id, and
+    events 11 and 12 after it were never fetched, in that run and every later one."""
+    server.events.append({"id": 2**63 - 1, "category": "cover-created",
+                          "date": "2024-09-02T10:04:00", "payload": {}})
+    feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
+    with Store.open(db) as store, PoliteClient() as client:
+        sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
+        _later_events(server, 11)
+        server.requests.clear()
+        again = sync_patchwork(store, feed, client, Limits())
+        assert again.error is None and again.threads == 1  # event 11's mbox (12's is the same)
+        assert json.loads(store.get_cursor(feed.key)) == {"since": "2024-09-03T10:01:00",
+                                                          "seen": [12]}
+
+
+@pytest.mark.parametrize("bad", ["9" * 100_000, "2024-13-45T99:99:99", "2999-01-01T00:00:00",
+                                 "2024-09-02T10:05:00Z; DROP", "yesterday"])
+def test_an_event_with_a_bad_date_is_one_line_and_moves_no_cursor(db, server: Server,
+                                                                  bad: str) -> None:
+    """Issue 22, item 6: an event dated with 100,000 characters became the cursor's `since`,
+    and every later sync failed "URL too long". A bad event is one line; the feed goes on."""
+    server.events.append({"id": 6, "category": "cover-created", "date": bad, "payload": {}})
+    server.events.sort(key=lambda e: str(e["date"]))  # (the fake serves from `since` on)
+    feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
+    with Store.open(db) as store, PoliteClient() as client:
+        result = sync_patchwork(store, feed, client, Limits(), since=datetime(2024, 9, 1))
+        assert result.error is None and len(result.problems) == 1
+        line = str(result.problems[0])
+        assert "event 6" in line and "\n" not in line and len(line) < 200
+        assert json.loads(store.get_cursor(feed.key))["since"] == "2024-09-02T10:03:00"
+        _later_events(server, 11)
+        again = sync_patchwork(store, feed, client, Limits())
+        assert again.error is None and again.threads == 1
+
+
+def test_a_cursor_written_before_keeps_working(db, server: Server) -> None:
+    """A cursor of an older patchperf (`last_id`) still skips the events it handled."""
+    feed = parse_feed("patchwork:netdevbpf", {"PATCHPERF_PATCHWORK_URL": server.base})
+    with Store.open(db) as store, PoliteClient() as client:
+        store.set_cursor(feed.key, json.dumps({"since": "2024-09-02T10:02:00", "last_id": 4}))
+        result = sync_patchwork(store, feed, client, Limits())
+    assert result.error is None and result.threads == 0  # events 3 and 4 were handled

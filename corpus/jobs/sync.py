@@ -19,11 +19,13 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from analyze.errors import BadInput, PatchperfError
 from analyze.limits import DEFAULT_LIMITS, Limits
@@ -150,15 +152,23 @@ def sync_patchwork(store: Store, feed: Feed, client: PoliteClient,
     from ingest.patchwork import Patchwork
 
     result = FeedResult(feed.key)
-    cursor = json.loads(store.get_cursor(feed.key) or "{}")
+    cursor = _patchwork_cursor(store.get_cursor(feed.key))
     start = cursor.get("since") or (since or datetime.now(UTC)).astimezone(UTC).strftime(
         "%Y-%m-%dT%H:%M:%S")
-    last_id = int(cursor.get("last_id", 0))
+    # the events already handled at the cursor's date (`since` is inclusive, so they come
+    # back): ids, not a largest id, so no id however large hides the events after it
+    seen: set[int] = set(cursor.get("seen") or ())
+    legacy = cursor.get("last_id")  # a cursor written before: the largest id at its date
     site = Patchwork(client, feed.base_url, feed.name, limits)
     fetched: set[str] = set()
     try:
         for event in site.events(start):
-            if event.id <= last_id:
+            problem = _bad_event(event)
+            if problem is not None:  # one line; the feed goes on, the cursor stays
+                result.problems.append(Problem(f"{feed.key} event {event.id}", problem))
+                continue
+            if event.date < start or (event.date == start and (
+                    event.id in seen or (isinstance(legacy, int) and event.id <= legacy))):
                 continue  # `since` is inclusive: the last run's last events come back
             if event.category in ("series-completed", "patch-created") and event.mbox \
                     and event.mbox not in fetched:
@@ -177,12 +187,45 @@ def sync_patchwork(store: Store, feed: Feed, client: PoliteClient,
             if event.msgid:  # Patchwork's ids and checks, kept beside our analysis
                 store.save_patchwork(event.msgid, patch_id=event.patch_id,
                                      series_id=event.series_id, check=event.check)
-            last_id = event.id
-            start = event.date or start  # (an event without a date keeps the last one's)
-            store.set_cursor(feed.key, json.dumps({"since": start, "last_id": event.id}))
+            if event.date != start:
+                start, seen, legacy = event.date, set(), None
+            seen.add(event.id)
+            store.set_cursor(feed.key, json.dumps({"since": start, "seen": sorted(seen)[-1000:]}))
     except (FetchFailed, BadInput) as exc:
         result.error = str(exc)
     return result
+
+
+_PATCHWORK_DATE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?")
+
+
+def _bad_event(event: Any) -> str | None:
+    """Why a Patchwork event cannot move the cursor, or None. Its date becomes the next
+    request's `since`: one of 100,000 characters made every later sync fail "URL too long"."""
+    if not _PATCHWORK_DATE.fullmatch(event.date or ""):
+        return f"a date that is not Patchwork's ({event.date[:40]!r}): skipped"
+    try:
+        when = datetime.fromisoformat(event.date).replace(tzinfo=UTC)
+    except ValueError:
+        return f"a date that is no date ({event.date!r}): skipped"
+    if not datetime(1990, 1, 1, tzinfo=UTC) <= when <= datetime.now(UTC) + timedelta(days=1):
+        return f"a date out of range ({event.date}): skipped"
+    return None
+
+
+def _patchwork_cursor(text: str | None) -> dict[str, Any]:
+    """The stored cursor, or {} when there is none or it is not one (a hand edit)."""
+    try:
+        cursor = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    if not isinstance(cursor, dict):
+        return {}
+    if not (isinstance(cursor.get("since"), str) and _PATCHWORK_DATE.fullmatch(cursor["since"])):
+        cursor.pop("since", None)
+    if not all(isinstance(i, int) for i in cursor.get("seen") or ()):
+        cursor.pop("seen", None)
+    return cursor
 
 
 def sync_git(store: Store, feed: Feed, path: Path, limits: Limits = DEFAULT_LIMITS,
