@@ -19,11 +19,32 @@ from .document import (
 from .safe import one_line
 from .view import ReportView, series_heading, trailer_people
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~])")
+# Every ASCII punctuation Markdown gives a meaning to, `&` included (an entity: `&rlm;`
+# would become a real right-to-left mark).
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~&])")
+# A scheme's colon before `//` (`https\://` is no autolink).
+_SCHEME = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]{0,30}):(?=//)")
+# GitHub's autolink extension links `www.` at a word start, and any address-shaped token
+# whatever its escapes (`a\@b.com` is linked too); an address goes in a code span, where
+# nothing is linked, and `www.` loses its dot to an escape.
+_EMAIL = re.compile(r"[A-Za-z0-9.+_-]+@[A-Za-z0-9._-]+")
+_WWW = re.compile(r"\b([Ww][Ww][Ww])\.")
 
 
 def md(text: object, width: int | None = None) -> str:
-    return _MD_SPECIAL.sub(r"\\\1", one_line(None if text is None else str(text), width))
+    """Mail text as Markdown that shows it as written: no link, no entity, no HTML, no table
+    cell or emphasis it could make (checked with GitHub's renderer, cmark-gfm)."""
+    flat = one_line(None if text is None else str(text), width)
+    out, pos = [], 0
+    for m in _EMAIL.finditer(flat):
+        out += [_escaped(flat[pos:m.start()]), f"`{m.group()}`"]
+        pos = m.end()
+    out.append(_escaped(flat[pos:]))
+    return "".join(out)
+
+
+def _escaped(text: str) -> str:
+    return _SCHEME.sub(r"\1\\:", _WWW.sub(r"\1\\.", _MD_SPECIAL.sub(r"\\\1", text)))
 
 
 def render_markdown(doc: Document) -> str:

@@ -72,7 +72,7 @@ def test_report_markdown_to_file(cli, corpus_db, tmp_path):
     assert text.startswith("### net/sched: act\\_skbedit: count in per-cpu stats")
     assert text.index("act\\_skbedit") < text.index("### page\\_pool: refill the alloc cache in one batch\n")
     assert "| metric | condition | before → after | change | stated | agrees | verdict |" in text
-    assert "- Reviewed-by: Priya Raman \\<priya.raman@example.in\\>" in text
+    assert "- Reviewed-by: Priya Raman \\<`priya.raman@example.in`\\>" in text  # no autolink
 
 
 def test_global_options_before_or_after_and_env(cli, corpus_db, monkeypatch):
