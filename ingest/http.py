@@ -25,7 +25,8 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping
+import zlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -94,7 +95,8 @@ class PoliteClient:
     ) -> None:
         # redirects are followed here, by hand: only on the same scheme and host
         self._client = httpx.Client(timeout=timeout, follow_redirects=False,
-                                    headers={"User-Agent": user_agent})
+                                    headers={"User-Agent": user_agent,
+                                             "Accept-Encoding": ACCEPT_ENCODING})
         self.deadline = max(60.0, 4 * timeout)  # a whole response, however it trickles in
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
         self.max_retry_after, self.max_body = max_retry_after, max_body
@@ -208,15 +210,20 @@ class PoliteClient:
             chunks: list[bytes] = []
             size = 0
             deadline = time.monotonic() + self.deadline
-            # decoded bytes (a Content-Encoding is undone by httpx chunk by chunk), counted
-            # as they come: a body past the limit is never held whole
-            for chunk in response.iter_bytes():
-                size += len(chunk)
-                if size > limit:
-                    raise LimitExceeded(f"response from {url}", limit)
+            # The raw bytes, decoded here a bounded step at a time: httpx inflates a whole
+            # network chunk per call, and gzip of gzip of 1 GiB of zeros reached 2.1 GB
+            # before the limit was looked at. Counted as they come: a body past the limit
+            # is never held whole.
+            decoder = _Decoder(url, response.headers.get("content-encoding", ""))
+            for raw in response.iter_raw():
+                for chunk in decoder.feed(raw):
+                    size += len(chunk)
+                    if size > limit:
+                        raise LimitExceeded(f"response from {url}", limit)
+                    chunks.append(chunk)
                 if time.monotonic() > deadline:  # each read was in time, the whole is not
                     raise httpx.ReadTimeout(f"{url}: the response took over {self.deadline:.0f} s")
-                chunks.append(chunk)
+            decoder.end()
             got = {k.lower(): v for k, v in response.headers.items()}
             return response.status_code, got, b"".join(chunks)
 
@@ -263,6 +270,65 @@ class PoliteClient:
         meta = self._cache_path(url)
         _write_atomic(meta.with_suffix(".body"), response.body)
         _write_atomic(meta, json.dumps({"url": url, "etag": etag, "last_modified": modified}).encode())
+
+
+# The Content-Encodings patchperf asks for (Accept-Encoding) and undoes: zlib's window bits
+# for each. One layer at most: `gzip, gzip` is no server's answer to `gzip, deflate`.
+_WBITS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
+ACCEPT_ENCODING = "gzip, deflate"
+_STEP = 1 << 16  # the most output one decompress() call may make
+
+
+class _Decoder:
+    """A body's Content-Encoding undone incrementally, at most _STEP bytes an output step, so
+    the size limit is checked before memory grows; more than one layer, or one patchperf
+    did not ask for, is refused."""
+
+    def __init__(self, url: str, header: str) -> None:
+        layers = [x.strip().lower() for x in header.split(",") if x.strip()]
+        layers = [x for x in layers if x != "identity"]
+        if len(layers) > 1:
+            raise FetchFailed(f"{url}: {len(layers)} Content-Encoding layers "
+                              f"({header[:60]!r}): refused, one at most")
+        if layers and layers[0] not in _WBITS:
+            raise FetchFailed(f"{url}: a Content-Encoding patchperf did not ask for "
+                              f"({layers[0][:30]!r}): refused")
+        self.url = url
+        self.wbits = _WBITS[layers[0]] if layers else None
+        self.inflate = zlib.decompressobj(self.wbits) if self.wbits is not None else None
+        self.started = False
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        if self.inflate is None:
+            if data:
+                yield data
+            return
+        while data:
+            try:
+                out = self.inflate.decompress(data, _STEP)
+            except zlib.error as exc:
+                if self.wbits == zlib.MAX_WBITS and not self.started:
+                    # `deflate` sent raw, without zlib's header, as some servers do
+                    self.wbits, self.inflate = -zlib.MAX_WBITS, zlib.decompressobj(-zlib.MAX_WBITS)
+                    continue
+                raise FetchFailed(f"{self.url}: DecodingError: the body is not "
+                                  f"{'gzip' if self.wbits and self.wbits > 16 else 'deflate'} "
+                                  f"({exc})") from None
+            self.started = True
+            if out:
+                yield out
+            data = self.inflate.unconsumed_tail
+            if self.inflate.eof:
+                data = self.inflate.unused_data
+                if data and self.wbits is not None and self.wbits > 16:
+                    self.inflate = zlib.decompressobj(self.wbits)  # the next gzip member
+                else:
+                    return  # (bytes after the stream's end are not the body's)
+
+    def end(self) -> None:
+        if self.inflate is not None and self.started and not self.inflate.eof:
+            raise FetchFailed(f"{self.url}: DecodingError: the body ends before its "
+                              "compressed stream does")
 
 
 def url_problem(url: str) -> str | None:
