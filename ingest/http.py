@@ -23,15 +23,19 @@ import hashlib
 import json
 import os
 import random
+import ssl
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+import httpcore
 import httpx
 
 from analyze.errors import LimitExceeded, PatchperfError
@@ -92,12 +96,16 @@ class PoliteClient:
         user_agent: str = USER_AGENT,
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
+        deadline: float | None = None,
     ) -> None:
         # redirects are followed here, by hand: only on the same scheme and host
         self._client = httpx.Client(timeout=timeout, follow_redirects=False,
+                                    transport=_DeadlineTransport(),
                                     headers={"User-Agent": user_agent,
                                              "Accept-Encoding": ACCEPT_ENCODING})
-        self.deadline = max(60.0, 4 * timeout)  # a whole response, however it trickles in
+        # one URL, however its bytes trickle in (the connection, the headers, the body) and
+        # however often it is retried or redirected, costs at most this
+        self.deadline = deadline if deadline is not None else max(60.0, 4 * timeout)
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
         self.max_retry_after, self.max_body = max_retry_after, max_body
         self.per_host = per_host
@@ -145,6 +153,13 @@ class PoliteClient:
               data: Mapping[str, str] | None = None, max_body: int | None = None,
               allow_not_modified: bool = False) -> Response:
         _check_url(url)
+        with _deadline(time.monotonic() + self.deadline):
+            return self._send_within(method, url, headers=headers, data=data, max_body=max_body,
+                                     allow_not_modified=allow_not_modified)
+
+    def _send_within(self, method: str, url: str, *, headers: Mapping[str, str] | None,
+                     data: Mapping[str, str] | None, max_body: int | None,
+                     allow_not_modified: bool) -> Response:
         for _ in range(MAX_REDIRECTS + 1):
             response = self._send_once(method, url, headers=headers, data=data,
                                        max_body=max_body, allow_not_modified=allow_not_modified)
@@ -186,10 +201,12 @@ class PoliteClient:
                     raise FetchFailed(f"{url}: {type(exc).__name__}: {exc}") from None
             if failure is None and status not in RETRY_STATUS:
                 break
-            if attempt >= self.retries:
-                said = failure or f"HTTP {status}"
-                raise FetchFailed(f"{url}: {said} after {attempt + 1} attempts")
             delay = self._delay(attempt, got_headers.get("retry-after"))
+            left = _DEADLINE.until - time.monotonic() if _DEADLINE.until else float("inf")
+            if attempt >= self.retries or delay >= left:
+                said = failure or f"HTTP {status}"
+                spent = "" if attempt >= self.retries else f" (its {self.deadline:.0f} s are spent)"
+                raise FetchFailed(f"{url}: {said} after {attempt + 1} attempts{spent}")
             attempt += 1
             self.stats.retries += 1
             self._sleep(delay)
@@ -209,7 +226,7 @@ class PoliteClient:
         with self._client.stream(method, url, headers=headers, data=data) as response:
             chunks: list[bytes] = []
             size = 0
-            deadline = time.monotonic() + self.deadline
+            deadline = _DEADLINE.until or time.monotonic() + self.deadline
             # The raw bytes, decoded here a bounded step at a time: httpx inflates a whole
             # network chunk per call, and gzip of gzip of 1 GiB of zeros reached 2.1 GB
             # before the limit was looked at. Counted as they come: a body past the limit
@@ -270,6 +287,84 @@ class PoliteClient:
         meta = self._cache_path(url)
         _write_atomic(meta.with_suffix(".body"), response.body)
         _write_atomic(meta, json.dumps({"url": url, "etag": etag, "last_modified": modified}).encode())
+
+
+class _Until(threading.local):
+    until: float | None = None
+
+
+# The monotonic time the request this thread is making must be done by (the client is
+# shared by a feed's threads, so the deadline is the thread's, not the client's).
+_DEADLINE = _Until()
+
+
+@contextmanager
+def _deadline(until: float) -> Iterator[None]:
+    outer = _DEADLINE.until
+    _DEADLINE.until = until if outer is None else min(outer, until)
+    try:
+        yield
+    finally:
+        _DEADLINE.until = outer
+
+
+def _left(timeout: float | None, late: type[Exception]) -> float | None:
+    """A socket operation's timeout, cut to what is left of the thread's deadline: httpx's
+    timeouts are per read, so headers sent a byte every 5 s never timed out."""
+    if _DEADLINE.until is None:
+        return timeout
+    left = _DEADLINE.until - time.monotonic()
+    if left <= 0:
+        raise late("the whole response took longer than its deadline")
+    return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    def __init__(self, stream: httpcore.NetworkStream) -> None:
+        self._stream = stream
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._stream.read(max_bytes, _left(timeout, httpcore.ReadTimeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._stream.write(buffer, _left(timeout, httpcore.WriteTimeout))
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
+                  timeout: float | None = None) -> httpcore.NetworkStream:
+        return _DeadlineStream(self._stream.start_tls(
+            ssl_context, server_hostname, _left(timeout, httpcore.ConnectTimeout)))
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.SyncBackend):
+    """Sockets whose every operation ends by the thread's deadline."""
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None,
+                    local_address: str | None = None,
+                    socket_options: Iterable[Any] | None = None) -> httpcore.NetworkStream:
+        return _DeadlineStream(super().connect_tcp(
+            host, port, _left(timeout, httpcore.ConnectTimeout), local_address, socket_options))
+
+
+class _DeadlineTransport(httpx.HTTPTransport):
+    """httpx's transport on sockets that keep the deadline. httpx takes no network backend,
+    so its connection pool is made again with one (the same settings as httpx's default);
+    tests/test_ingest_lore_http.py's drip tests fail if a new httpx stops using it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        limits = httpx.Limits(max_connections=100, max_keepalive_connections=20,
+                              keepalive_expiry=5.0)
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=httpx.create_ssl_context(),
+            max_connections=limits.max_connections,
+            max_keepalive_connections=limits.max_keepalive_connections,
+            keepalive_expiry=limits.keepalive_expiry, network_backend=_DeadlineBackend())
 
 
 # The Content-Encodings patchperf asks for (Accept-Encoding) and undoes: zlib's window bits

@@ -435,3 +435,51 @@ def test_deflate_with_and_without_its_zlib_header(httpserver: HTTPServer, client
             packed, headers={"Content-Encoding": "deflate"})
         (got,) = lore_of(httpserver, client).raw(f"m{n}@example.org")
         assert isinstance(got, RawMail) and b"Subject: [PATCH net] tcp: thing 1" in got.data
+
+
+def _drip(head: bytes, every: float, limit: int = 400) -> Callable[[socket.socket], None]:
+    """An answer sent a byte at a time, `every` seconds apart: each read is in time, the
+    whole is not. Stops when the client hangs up."""
+    def answer(conn: socket.socket) -> None:
+        conn.recv(65536)
+        for k in range(limit):
+            try:
+                conn.sendall(head[k:k + 1] if k < len(head) else b"x")
+            except OSError:
+                return
+            time.sleep(every)
+    return answer
+
+
+def test_headers_sent_a_byte_at_a_time_are_timed_out() -> None:
+    """Issue 22, item 4: headers sent one byte every 5 s were still awaited at 200 s (the
+    120 s deadline started after the headers). The deadline covers them."""
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Slow: " + b"a" * 400
+    with PoliteClient(timeout=0.5, retries=0, deadline=1.0, sleep=lambda s: None) as quick, \
+            raw_server(_drip(head, 0.05)) as base:
+        started = time.monotonic()
+        with pytest.raises(FetchFailed, match="timed out"):
+            Lore(quick, base, "netdev", Limits()).raw("m1@example.org")
+        assert time.monotonic() - started < 3.0
+
+
+def test_one_url_costs_one_deadline_retries_included() -> None:
+    """A body dripping a byte at a time cost 5 × the deadline with 4 retries: a URL now costs
+    at most one deadline, whatever it is retried."""
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n"
+    slept: list[float] = []
+    with PoliteClient(timeout=0.5, retries=4, deadline=1.5, backoff=0.01,
+                      sleep=slept.append) as quick, raw_server(_drip(head, 0.01, 100_000)) as base:
+        started = time.monotonic()
+        with pytest.raises(FetchFailed, match="timed out"):
+            Lore(quick, base, "netdev", Limits()).raw("m1@example.org")
+        assert time.monotonic() - started < 3.0
+
+
+def test_a_fast_answer_is_not_cut_by_the_deadline(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/netdev/m1@example.org/raw").respond_with_data(mboxrd(mail(1)))
+    with PoliteClient(timeout=0.5, deadline=1.0) as quick:
+        for _ in range(3):  # (a kept-alive connection reads under each request's own deadline)
+            (got,) = Lore(quick, httpserver.url_for("/"), "netdev", Limits()).raw("m1@example.org")
+            assert isinstance(got, RawMail)
+            time.sleep(0.6)
