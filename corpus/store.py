@@ -703,6 +703,13 @@ class Store:
             self._conn.executemany(_SAVE_VERDICT, rows)
         return len(rows)
 
+    def claim_of_scenario(self, scenario_id: str) -> str | None:
+        """A claim whose kept verdict names this scenario (`auto-...`), or None."""
+        with self._guard():
+            row = self._conn.execute("SELECT claim_id FROM verdicts WHERE scenario_id = ?"
+                                     " ORDER BY claim_id LIMIT 1", (scenario_id,)).fetchone()
+        return row[0] if row else None
+
     def stored_verdicts(self, claim_ids: Sequence[str]
                         ) -> dict[str, tuple[str | None, dict[str, Any]]]:
         """The kept verdicts of these claims: claim id → (scenario id or None, verdict)."""

@@ -302,6 +302,11 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
             when = None if all_ else parse_since(since or "7d")
             doc = select_document(store, since=when, tree=tree, author=author)
             what = "everything stored" if all_ else f"since {since or '7d'}"
+            stored = store.counts().messages
+            if not all_ and not doc["series"] and not doc["messages"] and stored:
+                # "Nothing to report." alone read as an empty store
+                click.echo(f"patchperf: nothing {what} among the {stored:,} messages stored; "
+                           "--all reports every series, --since AGE an older window", err=True)
         if verdict_filter and verdicts is False:
             raise click.UsageError("--verdict needs the verdicts: not with --no-verdicts")
         if verdict_filter or (fmt == "html" if verdicts is None else verdicts):
@@ -500,10 +505,18 @@ def tui(ctx: click.Context, feeds: tuple[str, ...]) -> None:
     from .config import sync_settings
     from .tui.app import make_app
 
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # without one, Textual's driver spun at 70 % CPU for as long as it was left running
+        raise click.UsageError("the terminal app needs a terminal (stdin and stdout are not "
+                               "one); `patchperf report` prints to a pipe or a file")
     configured, environ = sync_settings()
     chosen = feeds or tuple(configured)
     for spec in chosen:
         parse_feed(spec, environ)  # a bad name is a usage error now, not when `r` is pressed
+    location = _store_location(ctx)
+    if location.path is not None and not location.path.exists():
+        # a reading command, as report, claims and simulate: a mistyped --db is no new store
+        raise StoreError(f"{location.path}: no such store")
     try:
         store = _open_store(ctx)
     except StoreError:

@@ -153,3 +153,26 @@ def test_reports_from_the_store_show_hostile_text_literally(db, cli, tmp_path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script" not in page
     assert "\\x1b[2J" in page and "\\u202e" in page
     assert "<svg" in page  # the claimed thread sweep is drawn
+
+
+def test_tui_without_a_terminal_refuses_in_one_line(tmp_path):
+    """Issue 22: `tui` with no terminal spun at ~70 % CPU for ten minutes."""
+    db = tmp_path / "s.db"
+    command = Path(sys.executable).with_name("patchperf")  # the installed command
+    done = subprocess.run([str(command), "--db", str(db), "tui"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PATCHPERF_PURE": "1"})
+    assert done.returncode == 2
+    lines = [x for x in done.stderr.splitlines() if x.strip()]
+    assert len(lines) <= 3 and "needs a terminal" in done.stderr  # click's usage line, then ours
+
+
+def test_tui_on_a_store_that_does_not_exist_says_so(cli, tmp_path, monkeypatch):
+    """`tui --db PATH` made an empty store where `report` said "no such store"."""
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    missing = tmp_path / "typo.db"
+    result = cli("--db", missing, "tui")
+    assert result.code != 0 and "no such store" in result.err
+    assert not missing.exists()
+    assert "no such store" in cli("--db", missing, "report").err

@@ -127,3 +127,17 @@ def test_the_readme_example_is_what_report_prints(cli, bundled_db, monkeypatch) 
     monkeypatch.setenv("COLUMNS", str(len(panel[0])))
     out = cli("--db", bundled_db, "report", "--all", "--verdicts").out
     assert "\n".join(panel) in out
+
+
+def test_an_empty_window_says_how_to_see_more(cli, tmp_path) -> None:
+    """Issue 22: `report` alone on a store whose mail is older than 7 days said only
+    "Nothing to report."."""
+    old = tmp_path / "old.eml"
+    old.write_text("From: A <a@example.org>\nSubject: [PATCH net] x\nMessage-ID: <old@x>\n"
+                   "Date: Mon, 02 Sep 2019 10:00:00 +0000\n\nBody.\n", encoding="utf-8")
+    db = tmp_path / "s.db"
+    assert cli("--db", db, "ingest", old).code == 0
+    result = cli("report", "--db", db)
+    assert result.code == 0 and "Nothing to report." in result.out
+    assert "--all reports every series" in result.err and "1 messages stored" in result.err
+    assert "--all reports" not in cli("report", "--db", db, "--all").err

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from analyze.sim.errors import ModelError
 from corpus.bundled import bundled_threads
 from corpus.jobs.demo import make_demo
 from corpus.jobs.ingest import ingest
@@ -66,6 +69,21 @@ def test_simulate_a_library_scenario_and_a_stored_claim(bundled_store) -> None:
     assert stored.claim is not None and stored.claim["id"] == claim_id
     assert stored.verdict.verdict == "reproduced"
     assert scenario_of(claim_id, bundled_store.location) == stored.scenario
+
+
+
+def test_simulate_takes_the_scenario_id_it_prints(bundled_store) -> None:
+    """Issue 22: the id `simulate` prints for a built scenario (`auto-...`) was refused.
+    With the verdicts kept, it names the scenario; without, the error says what to give."""
+    docs = bundled_store.claim_docs()
+    judged = judge_stored_claims(bundled_store, docs)
+    scenario_id = next(iter(judged.runs))
+    with pytest.raises(ModelError, match="no kept verdict names it"):
+        simulate(scenario_id, bundled_store.location)
+    bundled_store.save_verdicts(docs)
+    again = simulate(scenario_id, bundled_store.location)
+    assert again.scenario.id == scenario_id
+    assert scenario_of(scenario_id, bundled_store.location).id == scenario_id
 
 
 def test_make_demo_builds_a_store_of_its_own(tmp_path: Path) -> None:

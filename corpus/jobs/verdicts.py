@@ -10,6 +10,7 @@ ingest would cost 5-300 ms a series; asked for one claim, it costs that once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -154,6 +155,22 @@ def judge_stored_claims(store: Store, docs: list[dict[str, Any]],
     return judged
 
 
+_BUILT = re.compile(r"auto-[0-9a-f]{10}")  # the id of a scenario built from a stored claim
+
+
+def _claim_ref(store: Store, ref: str) -> str:
+    """A claim id as given, or one whose kept verdict names the built scenario `ref`."""
+    if not _BUILT.fullmatch(ref):
+        return ref
+    claim = store.claim_of_scenario(ref)
+    if claim is None:
+        raise ModelError(f"{ref}: a scenario built from stored claims, and no kept verdict "
+                         "names it: give one of its claims' ids (`patchperf claims` lists "
+                         "them), or keep the verdicts first (`patchperf analyze --all "
+                         "--verdicts`)")
+    return claim
+
+
 @dataclass(frozen=True)
 class Simulated:
     """A scenario judged; with the stored claim it was built for, when REF named a claim."""
@@ -166,9 +183,9 @@ class Simulated:
 def simulate(ref: str, location: StoreLocation, limits: Limits = DEFAULT_LIMITS) -> Simulated:
     """`patchperf simulate REF`: a scenario file, a library id, or the scenario built for a
     stored claim (read from the store at `location`), judged."""
-    if not is_library_ref(ref):  # a stored claim's id: `c` and 12 hex digits
+    if not is_library_ref(ref) or _BUILT.fullmatch(ref):
         with Store.open(location, readonly=True) as store:
-            return Simulated(*judge_stored_claim(store, ref, limits))
+            return Simulated(*judge_stored_claim(store, _claim_ref(store, ref), limits))
     scenario = find_scenario(ref)
     return Simulated(scenario, judge(scenario, constants_for(scenario)))
 
@@ -176,7 +193,7 @@ def simulate(ref: str, location: StoreLocation, limits: Limits = DEFAULT_LIMITS)
 def scenario_of(ref: str, location: StoreLocation, limits: Limits = DEFAULT_LIMITS) -> Scenario:
     """`patchperf scenario show|export REF`: a scenario file, a library id, or the scenario
     built for a stored claim."""
-    if not is_library_ref(ref):
+    if not is_library_ref(ref) or _BUILT.fullmatch(ref):
         with Store.open(location, readonly=True) as store:
-            return judge_stored_claim(store, ref, limits)[0]
+            return judge_stored_claim(store, _claim_ref(store, ref), limits)[0]
     return find_scenario(ref)
