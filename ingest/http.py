@@ -26,6 +26,7 @@ import random
 import ssl
 import threading
 import time
+import urllib.request
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -100,7 +101,10 @@ class PoliteClient:
     ) -> None:
         # redirects are followed here, by hand: only on the same scheme and host
         self._client = httpx.Client(timeout=timeout, follow_redirects=False,
-                                    transport=_DeadlineTransport(),
+                                    # (httpx reads proxies from the environment only with
+                                    # its own transport: behind one, the per-socket deadline
+                                    # gives way to the proxy, and the body's still holds)
+                                    transport=None if _env_proxy() else _DeadlineTransport(),
                                     headers={"User-Agent": user_agent,
                                              "Accept-Encoding": ACCEPT_ENCODING})
         # one URL, however its bytes trickle in (the connection, the headers, the body) and
@@ -349,6 +353,11 @@ class _DeadlineBackend(httpcore.SyncBackend):
                     socket_options: Iterable[Any] | None = None) -> httpcore.NetworkStream:
         return _DeadlineStream(super().connect_tcp(
             host, port, _left(timeout, httpcore.ConnectTimeout), local_address, socket_options))
+
+
+def _env_proxy() -> bool:
+    """Whether the environment names an HTTP(S) proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY)."""
+    return any(k in urllib.request.getproxies() for k in ("http", "https", "all"))
 
 
 class _DeadlineTransport(httpx.HTTPTransport):

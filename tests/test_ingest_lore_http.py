@@ -483,3 +483,24 @@ def test_a_fast_answer_is_not_cut_by_the_deadline(httpserver: HTTPServer) -> Non
             (got,) = Lore(quick, httpserver.url_for("/"), "netdev", Limits()).raw("m1@example.org")
             assert isinstance(got, RawMail)
             time.sleep(0.6)
+
+
+def test_a_proxy_from_the_environment_is_used(monkeypatch) -> None:
+    """The deadline's transport must not cost users behind a proxy their proxy: with
+    HTTP_PROXY set, requests go to it (httpx reads the environment only with its own
+    transport, so that one is used)."""
+    seen: list[bytes] = []
+
+    def proxy(conn: socket.socket) -> None:
+        seen.append(conn.recv(65536).split(b"\r\n", 1)[0])
+        body = mboxrd(mail(1))
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
+                     + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+
+    with raw_server(proxy) as base:
+        monkeypatch.setenv("HTTP_PROXY", base)
+        monkeypatch.setenv("NO_PROXY", "")
+        with PoliteClient(timeout=2.0) as proxied:
+            (got,) = Lore(proxied, "http://lore.invalid/", "netdev", Limits()).raw("m1@example.org")
+    assert isinstance(got, RawMail)
+    assert seen == [b"GET http://lore.invalid/netdev/m1@example.org/raw HTTP/1.1"]
