@@ -99,7 +99,10 @@ def _interrupt_at_random_points(argvs: list[list[str]], db: str, rng: random.Ran
         else:
             assert b"Traceback" not in err, err.decode()
         if sent == signal.SIGKILL:
-            assert process.returncode == -signal.SIGKILL
+            # (0: the run ended between poll() and the signal, as a loaded machine allows;
+            # not a stop, and the store is checked below all the same)
+            assert process.returncode in (-signal.SIGKILL, 0)
+            stopped -= process.returncode == 0
         elif sent == signal.SIGINT:
             # interrupted (130), or it had just finished its work (0)
             assert process.returncode in (130, 0), err.decode()
