@@ -79,3 +79,21 @@ def unanalysed_store(root: Path, n: int = 900, db: str | Path | None = None) -> 
         assert main(["--db", str(db), "--quiet", "ingest", "--no-analyze", str(mbox), str(odd),
                      *map(str, sorted(folder.glob("*.mbox")))]) == 0
     return db
+
+
+# The smallest diff that makes a mail a patch (and so a series the TUI and reports list),
+# for tests whose point is the mail's prose.
+SMALL_PATCH = """\
+---
+ net/core/dev.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/net/core/dev.c b/net/core/dev.c
+--- a/net/core/dev.c
++++ b/net/core/dev.c
+@@ -1,3 +1,3 @@
+ int a;
+-int b;
++int c;
+ int d;
+"""

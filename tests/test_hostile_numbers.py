@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from stores import SMALL_PATCH
 
 HUGE = """\
 From: Eve <eve@example.org>
@@ -22,19 +23,7 @@ Throughput improved by 1.0e+400%.
 Before: 9.9e+308 Gpps, after: 9.9e+308 Gpps.
 Before the patch: 5 Mpps, after the patch: 10 Mpps.
 
----
- net/core/dev.c | 2 +-
- 1 file changed, 1 insertion(+), 1 deletion(-)
-
-diff --git a/net/core/dev.c b/net/core/dev.c
---- a/net/core/dev.c
-+++ b/net/core/dev.c
-@@ -1,3 +1,3 @@
- int a;
--int b;
-+int c;
- int d;
-"""
+""" + SMALL_PATCH
 
 
 def _strict(text: str) -> object:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import cmarkgfm
 import pytest
+from stores import SMALL_PATCH
 
 HOSTILE = """\
 From: Eve Links <eve@links.example.org>
@@ -21,19 +22,7 @@ Write to xmpp:bot@evil.example or ftp://evil.example/f &rlm;&shy;&ZeroWidthSpace
 
 Before the patch: 5 Mpps, after the patch: 10 Mpps (with www.evil.example/q and a@b.example).
 
----
- net/core/dev.c | 2 +-
- 1 file changed, 1 insertion(+), 1 deletion(-)
-
-diff --git a/net/core/dev.c b/net/core/dev.c
---- a/net/core/dev.c
-+++ b/net/core/dev.c
-@@ -1,3 +1,3 @@
- int a;
--int b;
-+int c;
- int d;
-"""
+""" + SMALL_PATCH
 
 
 def _html(markdown: str) -> str:

@@ -325,7 +325,8 @@ class _Scanner:
         unit, unit_end = self._unit_after(end)
         if unit is None and end < len(line) and (line[end].isalnum() or line[end] == "_"):
             return self._skip_token(i)  # `3cab4f`, `8RX`, `1st`
-        if unit is None and _MANGLED_UNIT.match(line, end + 1 if line.startswith(" ", end) else end):
+        if unit is None and not line.isascii() and _MANGLED_UNIT.match(
+                line, end + 1 if line.startswith(" ", end) else end):
             return self._skip_token(i)  # `5 usé`: read as 5 s it gave +49,999,900 %
         if unit is None and line.startswith((">/", ">&", ">>"), end):
             return end + 1  # shell redirections in quoted commands: `2>/dev/null`, `2>&1`
