@@ -20,6 +20,11 @@ class Limits:
     # the header block of one message: an MTA keeps 100 KiB (Postfix's header_size_limit)
     header_bytes: int = 1 * MiB
     table_lines: int = 100_000
+    # A feed page's entries read at a time (lore's hold 25; a hostile mirror's page of
+    # 5,000 made 5,002 requests in one go), and the HTTP requests of one sync run: the
+    # next run goes on from where this one stopped.
+    feed_entries: int = 100
+    requests: int = 5_000
 
 
 DEFAULT_LIMITS = Limits()

@@ -9,6 +9,8 @@ openwall nor Patchwork nor the Atom cursor). What every request gets here:
 - retries on timeouts, broken connections, 429 and 5xx, with exponential back-off and full
   jitter, honouring `Retry-After` (seconds or an HTTP date, capped);
 - conditional GET against an on-disk cache (ETag / Last-Modified): a 304 is served from it;
+  the cache is bounded (`cache_bytes`, least recently used out first) and a body its reader
+  rejects is dropped from it (`forget`);
 - a bound on the body (it is read in chunks and dropped past the limit) and on the time;
 - lore's bot wall (Anubis) recognised and reported as such, never worked around.
 
@@ -29,7 +31,7 @@ import time
 import urllib.request
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -45,6 +47,10 @@ from analyze.errors import LimitExceeded, PatchperfError
 USER_AGENT = f"patchperf/{metadata.version('patchperf')} (+https://github.com/patchperf/patchperf)"
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 MAX_BODY = 64 << 20  # a t.mbox.gz of a long thread is a few MB; an archive page far less
+# The on-disk cache's bound: what it saves is the Atom page a cron job polls and the odd thread
+# fetched again; one hostile sync filled it with 161 MB. A body over an eighth of it is not
+# kept (it would push out everything else).
+CACHE_BYTES = 64 << 20
 ANUBIS_TITLE = "Making sure you're not a bot!"
 MAX_REDIRECTS = 5
 
@@ -59,6 +65,10 @@ class NotFound(FetchFailed):
 
 class Blocked(FetchFailed):
     """The archive's bot wall (Anubis) answered instead of the archive."""
+
+
+class BudgetSpent(FetchFailed):
+    """The client's requests are spent (`max_requests`): nothing more is asked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +108,8 @@ class PoliteClient:
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
         deadline: float | None = None,
+        max_requests: int | None = None,
+        cache_bytes: int = CACHE_BYTES,
     ) -> None:
         # redirects are followed here, by hand: only on the same scheme and host
         self._client = httpx.Client(timeout=timeout, follow_redirects=False,
@@ -113,7 +125,11 @@ class PoliteClient:
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
         self.max_retry_after, self.max_body = max_retry_after, max_body
         self.per_host = per_host
+        # every attempt counts, retries included: a run ends, however the server answers
+        self.max_requests = max_requests
         self.cache_dir = cache_dir
+        self.cache_bytes = cache_bytes
+        self._cache_used: int | None = None  # the bodies' bytes, counted at the first store
         self._sleep = sleep
         self._rng = rng or random.Random()
         self._hosts: dict[str, threading.BoundedSemaphore] = {}
@@ -131,6 +147,12 @@ class PoliteClient:
 
     # -- requests ------------------------------------------------------------------------
 
+    def requests_left(self) -> int | None:
+        """How many more requests this client may make (None: no bound)."""
+        if self.max_requests is None:
+            return None
+        return max(0, self.max_requests - self.stats.requests)
+
     def get(self, url: str, *, max_body: int | None = None, conditional: bool = True) -> Response:
         """GET `url`; with a cache directory, a conditional GET against the cached copy."""
         cached = self._cached(url) if conditional else None
@@ -144,7 +166,9 @@ class PoliteClient:
                               allow_not_modified=cached is not None)
         if response.status == 304 and cached is not None:
             self.stats.cached += 1
-            body = self._cache_path(url).with_suffix(".body").read_bytes()
+            path = self._cache_path(url).with_suffix(".body")
+            body = path.read_bytes()
+            _touch(path)  # recently used: pruned last
             return Response(url, 200, response.headers, body, from_cache=True)
         if conditional:
             self._store(url, response)
@@ -190,7 +214,11 @@ class PoliteClient:
         attempt = 0
         while True:
             with self._host(host):
-                self.stats.requests += 1
+                with self._lock:
+                    if self.max_requests is not None and self.stats.requests >= self.max_requests:
+                        raise BudgetSpent(f"{url}: not asked: the run's {self.max_requests:,} "
+                                          "requests are spent (PATCHPERF_LIMIT_REQUESTS)")
+                    self.stats.requests += 1
                 path = urlsplit(url).path
                 self.stats.by_path[path] = self.stats.by_path.get(path, 0) + 1
                 try:
@@ -285,12 +313,32 @@ class PoliteClient:
         if self.cache_dir is None or response.status != 200:
             return
         etag, modified = response.headers.get("etag"), response.headers.get("last-modified")
-        if not etag and not modified:
+        if not etag and not modified or len(response.body) > self.cache_bytes // 8:
+            self.forget(url)  # (an older copy would answer for a body that is not it)
             return
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         meta = self._cache_path(url)
-        _write_atomic(meta.with_suffix(".body"), response.body)
-        _write_atomic(meta, json.dumps({"url": url, "etag": etag, "last_modified": modified}).encode())
+        with self._lock:
+            if self._cache_used is None:
+                self._cache_used = sum(size for _, size, _ in _cache_entries(self.cache_dir))
+            self._cache_used += len(response.body) - _size(meta.with_suffix(".body"))
+            _write_atomic(meta.with_suffix(".body"), response.body)
+            _write_atomic(meta, json.dumps({"url": url, "etag": etag,
+                                            "last_modified": modified}).encode())
+            if self._cache_used > self.cache_bytes:
+                self._cache_used = _prune(self.cache_dir, self.cache_bytes * 3 // 4)
+
+    def forget(self, url: str) -> None:
+        """Drop `url` from the cache: its reader rejected the body (not gzip, not an Atom
+        feed, over a limit), and a 304 must not serve it again."""
+        if self.cache_dir is None:
+            return
+        meta = self._cache_path(url)
+        with self._lock:
+            if self._cache_used is not None:
+                self._cache_used -= _size(meta.with_suffix(".body"))
+            meta.unlink(missing_ok=True)
+            meta.with_suffix(".body").unlink(missing_ok=True)
 
 
 class _Until(threading.local):
@@ -454,6 +502,44 @@ def _check_url(url: str) -> None:
     problem = url_problem(url)
     if problem is not None:
         raise FetchFailed(f"{url[:200]}: {problem}")
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _touch(path: Path) -> None:
+    with suppress(OSError):  # (a cache that cannot be touched is pruned a little early)
+        os.utime(path)
+
+
+def _cache_entries(directory: Path) -> list[tuple[float, int, Path]]:
+    """(last used, size, body path) of each cached body."""
+    found = []
+    for body in directory.glob("*.body"):
+        try:
+            st = body.stat()
+        except OSError:
+            continue
+        found.append((st.st_mtime, st.st_size, body))
+    return found
+
+
+def _prune(directory: Path, keep: int) -> int:
+    """Drop the least recently used entries until the bodies hold at most `keep` bytes;
+    the bytes left. The metadata goes first: an entry without it is never served."""
+    entries = sorted(_cache_entries(directory))
+    used = sum(size for _, size, _ in entries)
+    for _, size, body in entries:
+        if used <= keep:
+            break
+        body.with_suffix(".json").unlink(missing_ok=True)
+        body.unlink(missing_ok=True)
+        used -= size
+    return used
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

@@ -59,8 +59,15 @@ class Lore:
         """The whole thread the message is in, from `t.mbox.gz`."""
         url = self.message_url(message_id) + "t.mbox.gz"
         response = self.client.get(url)
-        _expect_gzip(url, response.body, response.headers)
-        stream = open_gunzip(io.BytesIO(response.body), url, self.limits.decompressed_bytes)
+        try:
+            return self._mails(url, response.body, response.headers)
+        except BadInput:
+            self.client.forget(url)  # a rejected body is not kept to be served again
+            raise
+
+    def _mails(self, url: str, body: bytes, headers: Mapping[str, str]) -> list[RawMail | Problem]:
+        _expect_gzip(url, body, headers)
+        stream = open_gunzip(io.BytesIO(body), url, self.limits.decompressed_bytes)
         try:
             return list(iter_mboxrd(stream, url, self.limits))
         except LimitExceeded:
@@ -76,14 +83,7 @@ class Lore:
             response = self.client.post(url, {"x": "full"} if whole_threads else {})
         except NotFound:
             return []  # "No results found"
-        _expect_gzip(url, response.body, response.headers)
-        stream = open_gunzip(io.BytesIO(response.body), url, self.limits.decompressed_bytes)
-        try:
-            return list(iter_mboxrd(stream, url, self.limits))
-        except LimitExceeded:
-            raise
-        except BadInput as exc:
-            raise BadInput(f"{url}: {exc}") from None
+        return self._mails(url, response.body, response.headers)
 
     def new_since(self, after: datetime | None, read_at: frozenset[str] = frozenset()
                   ) -> list[AtomEntry]:
@@ -94,7 +94,12 @@ class Lore:
         if after is not None:
             start = max(after, _EARLIEST + timedelta(seconds=1))  # (a cursor stored before the check)
             url += "?t=" + (start - timedelta(seconds=1)).astimezone(UTC).strftime("%Y%m%d%H%M%S") + "-"
-        entries = parse_atom(self.client.get(url, conditional=after is None).body, url, self.inbox)
+        try:
+            entries = parse_atom(self.client.get(url, conditional=after is None).body, url,
+                                 self.inbox)
+        except BadInput:
+            self.client.forget(url)
+            raise
         seen: set[str] = set()
         fresh = []
         for entry in sorted(entries, key=lambda e: e.received):

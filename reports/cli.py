@@ -380,9 +380,10 @@ def sync(ctx: click.Context, feeds: tuple[str, ...], since: str | None, wait: bo
     start = parse_since(since) if since else None
     quiet = _settings(ctx).quiet
     failed = False
+    limits = limits_from_env()
     try:
-        with syncing(_store_location(ctx), wait=wait) as (store, client):
-            for synced in sync_feeds(store, client, parsed, limits_from_env(), since=start,
+        with syncing(_store_location(ctx), wait=wait, limits=limits) as (store, client):
+            for synced in sync_feeds(store, client, parsed, limits, since=start,
                                      git_path=Path(git_path) if git_path else None,
                                      analyse=not no_analyze, jobs=jobs, scheduler=scheduler,
                                      progress=lambda label: _progress(ctx, label), warn=_warn):

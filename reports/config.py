@@ -14,7 +14,8 @@ from analyze.limits import Limits
 
 def limits_from_env(environ: Mapping[str, str] | None = None) -> Limits:
     """The default limits, overridden by `PATCHPERF_LIMIT_<FIELD>` variables (positive
-    integers), e.g. `PATCHPERF_LIMIT_DECOMPRESSED_BYTES=1073741824` for a large backfill."""
+    integers), e.g. `PATCHPERF_LIMIT_DECOMPRESSED_BYTES=1073741824` for a large backfill or
+    `PATCHPERF_LIMIT_REQUESTS=20000` for a long first sync."""
     env = os.environ if environ is None else environ
     values: dict[str, int] = {}
     for f in fields(Limits):
@@ -27,7 +28,7 @@ def limits_from_env(environ: Mapping[str, str] | None = None) -> Limits:
         except ValueError:
             value = 0
         if value <= 0:
-            raise UsageError(f"{name}={text!r}: expected a positive number of bytes or lines")
+            raise UsageError(f"{name}={text!r}: expected a positive whole number")
         values[f.name] = value
     return Limits(**values)
 

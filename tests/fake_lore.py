@@ -23,6 +23,7 @@ class Archive:
     requests: list[str] = field(default_factory=list)
     missing: set[str] = field(default_factory=set)  # threads answering 404
     delay: float = 0.0  # seconds each thread takes to serve, as over a network
+    page: int = 25  # entries per Atom page (lore's 25; a hostile mirror's thousands)
 
     def add(self, mid: str, minutes: int, root: str | None = None, body: str = "A body.\n") -> None:
         raw = (f"From: Ana Lopes <ana@example.org>\nSubject: [PATCH net] thing {mid}\n"
@@ -50,12 +51,12 @@ class Archive:
 
     def _atom(self, t: str | None) -> bytes:
         ordered = sorted(self.messages, key=lambda m: m[1])
-        newest = list(reversed(ordered))[:25]
+        newest = list(reversed(ordered))[:self.page]
         page = newest
         if t:
             after = datetime.strptime(t.rstrip("-"), "%Y%m%d%H%M%S").replace(tzinfo=UTC)
-            later = [m for m in ordered if m[1] > after][:25]
-            page = later if len(later) == 25 else newest  # lore's silent fall-back
+            later = [m for m in ordered if m[1] > after][:self.page]
+            page = later if len(later) == self.page else newest  # lore's silent fall-back
         entries = "".join(
             f"<entry><title>{mid}</title><updated>{when.strftime('%Y-%m-%dT%H:%M:%SZ')}</updated>"
             f"<link href=\"http://x/netdev/{mid}/\"/><id>urn:uuid:{mid}</id></entry>"

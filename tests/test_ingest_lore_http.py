@@ -6,6 +6,7 @@ fall-back to the newest 25."""
 from __future__ import annotations
 
 import gzip
+import re
 import socket
 import struct
 import threading
@@ -167,6 +168,69 @@ def test_conditional_get_from_the_cache(httpserver: HTTPServer, tmp_path) -> Non
     assert (first.body, first.from_cache) == (b"<feed/>", False)
     assert (second.body, second.from_cache) == (b"<feed/>", True)
     assert c.stats.requests == 2 and c.stats.cached == 1
+
+
+def cache_bytes(directory) -> int:
+    return sum(p.stat().st_size for p in directory.glob("*.body"))
+
+
+def test_the_cache_is_bounded_least_recently_used_out(httpserver: HTTPServer, tmp_path) -> None:
+    """One hostile sync left 161 MB of cached bodies: the cache keeps `cache_bytes` at most,
+    dropping the entries used longest ago, and never keeps a body over an eighth of it."""
+    def handler(request: Request) -> Response:
+        if request.headers.get("If-None-Match") == '"v1"':
+            return Response(status=304)
+        size = 60_000 if request.path == "/big" else 10_000
+        return Response(b"x" * size, headers={"ETag": '"v1"'})
+
+    httpserver.expect_request(re.compile("/.*")).respond_with_handler(handler)
+    cache = tmp_path / "cache"
+    with PoliteClient(cache_dir=cache, cache_bytes=100_000) as c:
+        c.get(httpserver.url_for("/keep"))
+        for k in range(30):
+            c.get(httpserver.url_for(f"/page{k}"))
+            assert cache_bytes(cache) <= 100_000
+            if k % 5 == 0:  # used again and again: never the oldest
+                assert c.get(httpserver.url_for("/keep")).from_cache
+        assert c.get(httpserver.url_for("/keep")).from_cache
+        assert not c.get(httpserver.url_for("/page0")).from_cache  # dropped long ago
+        c.get(httpserver.url_for("/big"))
+        assert not c.get(httpserver.url_for("/big")).from_cache  # over an eighth: not kept
+    assert cache_bytes(cache) <= 100_000
+    assert len(list(cache.glob("*.json"))) == len(list(cache.glob("*.body")))
+
+
+def test_a_cache_left_over_the_bound_is_pruned_on_the_next_store(httpserver: HTTPServer,
+                                                                  tmp_path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for k in range(50):  # as an older patchperf left it
+        (cache / f"{k:064x}.body").write_bytes(b"y" * 10_000)
+        (cache / f"{k:064x}.json").write_text("{}")
+    httpserver.expect_request("/a").respond_with_data(b"a", headers={"ETag": '"1"'})
+    with PoliteClient(cache_dir=cache, cache_bytes=100_000) as c:
+        c.get(httpserver.url_for("/a"))
+    assert cache_bytes(cache) <= 75_000
+
+
+def test_a_rejected_body_is_not_kept_in_the_cache(httpserver: HTTPServer, tmp_path) -> None:
+    """A thread answered with a web page (or a broken gzip) is refused; its body is dropped
+    from the cache, and the next fetch asks afresh instead of getting a 304 for it."""
+    asked = []
+
+    def handler(request: Request) -> Response:
+        asked.append(request.headers.get("If-None-Match"))
+        return Response(b"<html>moved</html>" * 100, headers={"ETag": '"v1"'},
+                        content_type="text/html")
+
+    httpserver.expect_request("/netdev/x@y/t.mbox.gz").respond_with_handler(handler)
+    cache = tmp_path / "cache"
+    with PoliteClient(cache_dir=cache, retries=0) as c:
+        for _ in range(2):
+            with pytest.raises(BadInput, match="not a gzip'd mbox"):
+                lore_of(httpserver, c).thread("x@y")
+    assert asked == [None, None]
+    assert cache_bytes(cache) == 0
 
 
 def atom(entries: list[tuple[str, datetime]]) -> bytes:

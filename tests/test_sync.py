@@ -116,3 +116,47 @@ def test_a_table_past_the_limit_is_a_warning_in_sync(db, cli, archive: Archive, 
     assert result.code == 0 and "1 new" in result.out
     lines = [line for line in result.err.splitlines() if line.strip()]
     assert len(lines) == 1 and "table exceeds the limit of 2 lines; its claims are not read" in lines[0]
+
+
+def test_a_page_of_thousands_is_read_a_bounded_part_at_a_time(db, cli, archive: Archive,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mirror whose Atom page lists 5,000 entries made 5,002 requests in one go: a page is
+    read `PATCHPERF_LIMIT_FEED_ENTRIES` entries at a time (oldest first), the cursor moving
+    past each part, and the run says so."""
+    monkeypatch.setenv("PATCHPERF_LIMIT_FEED_ENTRIES", "40")
+    archive.page = 5_000
+    for k in range(100):
+        archive.add(f"t{k}@x", k)
+    result = cli("sync", "lore:netdev", "--db", db, "--since", "2024-09-01")
+    assert result.code == 0, result.err
+    assert stored(db) == sorted(f"t{k}@x" for k in range(100))
+    pages = [r for r in archive.requests if "new.atom" in r]
+    assert len(pages) == 4  # 40 + 40 + 20, then nothing new
+    assert "a feed page listed 100 entries: read 40 at a time" in result.err
+    assert len(archive.requests) == 4 + 100
+
+
+def test_a_run_stops_at_its_requests_and_the_next_goes_on(db, cli, archive: Archive,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """`PATCHPERF_LIMIT_REQUESTS` bounds one run's requests, retries and pages included; the
+    run says where it stopped (a warning: exit 0) and the next run takes the rest."""
+    monkeypatch.setenv("PATCHPERF_LIMIT_REQUESTS", "30")
+    archive.page = 5_000
+    for k in range(70):
+        archive.add(f"t{k}@x", k)
+    first = cli("sync", "lore:netdev", "--db", db, "--since", "2024-09-01")
+    assert first.code == 0, first.err
+    assert len(archive.requests) == 30
+    assert "stopped after the run's 30 requests (PATCHPERF_LIMIT_REQUESTS)" in first.err
+    assert stored(db) == sorted(f"t{k}@x" for k in range(29))  # a page, then 29 threads
+    assert cursor(db) == (BASE + timedelta(minutes=28)).isoformat()
+
+    runs = 1
+    while len(stored(db)) < 70:
+        archive.requests.clear()
+        again = cli("sync", "lore:netdev", "--db", db)
+        assert again.code == 0, again.err
+        assert len(archive.requests) <= 30
+        runs += 1
+    assert stored(db) == sorted(f"t{k}@x" for k in range(70))  # each once, none lost
+    assert runs == 3

@@ -34,7 +34,7 @@ from corpus.connection import SYNC_LOCK, session_lock
 from corpus.location import StoreLocation, resolve_store
 from corpus.store import Store, StoredRaw
 from ingest.feeds import Feed
-from ingest.http import FetchFailed, NotFound, PoliteClient
+from ingest.http import BudgetSpent, FetchFailed, NotFound, PoliteClient
 from ingest.lore import Lore, thread_items
 
 from .ingest import IngestResult, store_mails, storing
@@ -72,11 +72,23 @@ def sync_feed(store: Store, feed: Feed, client: PoliteClient, limits: Limits = D
     after, read_at = _lore_cursor(store.get_cursor(feed.key))
     after = after or since
     lore = Lore(client, feed.base_url, feed.name, limits)
+    long_page = 0  # the longest page cut to `limits.feed_entries`, said once
     try:
         for _ in range(MAX_PAGES):
+            if (client.requests_left() or 2) < 2:  # not even a page and one thread
+                raise BudgetSpent(f"the run's {client.max_requests:,} requests are spent")
             entries = lore.new_since(after, frozenset(read_at))
             if not entries:
                 break
+            # the oldest entries the page's bound and the run's requests allow (a thread a
+            # request at most); the cursor moves past those only, the next page has the rest
+            left = client.requests_left()
+            room = min(limits.feed_entries, left if left is not None else len(entries))
+            if len(entries) > limits.feed_entries:
+                long_page = max(long_page, len(entries))
+            if room < 1:
+                raise BudgetSpent(f"the run's {client.max_requests:,} requests are spent")
+            entries = entries[:room]
             # the page's threads, then the cursor: committed mail first, always
             stored = store_mails(store, thread_items(lore, entries), progress)
             result.new_rows += stored.new_rows
@@ -89,8 +101,14 @@ def sync_feed(store: Store, feed: Feed, client: PoliteClient, limits: Limits = D
             after = newest
             store.set_cursor(feed.key, json.dumps({"time": after.isoformat(),
                                                    "ids": sorted(read_at)}))
+    except BudgetSpent:
+        result.problems.append(_spent(feed.key, client))
     except (FetchFailed, BadInput) as exc:
         result.error = str(exc)
+    if long_page:
+        result.problems.append(Problem(feed.key, (
+            f"a feed page listed {long_page:,} entries: read {limits.feed_entries:,} at a time "
+            "(PATCHPERF_LIMIT_FEED_ENTRIES), the rest on the pages after"), skipped=True))
     if len(read_at) >= 25 and after is not None:
         # lore's feed counts time in seconds and pages by 25: past 25 in one second it
         # cannot show the rest (a bulk import; `--git` reads them all)
@@ -98,6 +116,13 @@ def sync_feed(store: Store, feed: Feed, client: PoliteClient, limits: Limits = D
             f"{len(read_at)} or more messages received in one second: the Atom feed cannot "
             "page past them; some may be missing (a --git backfill reads them all)")))
     return result
+
+
+def _spent(key: str, client: PoliteClient) -> Problem:
+    """The warning of a run that used all its requests: not a failure, and nothing is
+    lost (the cursor is at what was committed)."""
+    return Problem(key, f"stopped after the run's {client.max_requests:,} requests "
+                        "(PATCHPERF_LIMIT_REQUESTS): the next run goes on from here", skipped=True)
 
 
 def _lore_cursor(value: str | None) -> tuple[datetime | None, set[str]]:
@@ -138,6 +163,8 @@ def sync_openwall(store: Store, feed: Feed, client: PoliteClient,
             value = next_cursor(seen, day, items)
             store.set_cursor(feed.key, value)
             seen = parse_cursor(value)
+    except BudgetSpent:
+        result.problems.append(_spent(feed.key, client))
     except (FetchFailed, BadInput) as exc:
         result.error = str(exc)
     return result
@@ -191,6 +218,8 @@ def sync_patchwork(store: Store, feed: Feed, client: PoliteClient,
                 start, seen, legacy = event.date, set(), None
             seen.add(event.id)
             store.set_cursor(feed.key, json.dumps({"since": start, "seen": sorted(seen)[-1000:]}))
+    except BudgetSpent:
+        result.problems.append(_spent(feed.key, client))
     except (FetchFailed, BadInput) as exc:
         result.error = str(exc)
     return result
@@ -312,11 +341,13 @@ def sync_lock(db: StoreLocation | str | Path, wait: bool = False) -> Iterator[No
 
 
 @contextmanager
-def syncing(location: StoreLocation, wait: bool = False) -> Iterator[tuple[Store, PoliteClient]]:
+def syncing(location: StoreLocation, wait: bool = False, limits: Limits = DEFAULT_LIMITS
+            ) -> Iterator[tuple[Store, PoliteClient]]:
     """What a sync run holds: the store's sync lock, the store, and a polite HTTP client
-    whose cache lives beside the store."""
+    whose cache lives beside the store, with the run's requests (`limits.requests`)."""
     with sync_lock(location, wait=wait), Store.open(location) as store, \
-            PoliteClient(cache_dir=location.side_file(".http-cache")) as client:
+            PoliteClient(cache_dir=location.side_file(".http-cache"),
+                         max_requests=limits.requests) as client:
         yield store, client
 
 

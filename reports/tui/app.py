@@ -382,8 +382,9 @@ class PatchperfApp(App[None]):
         lines = []
         try:
             parsed = [parse_feed(spec, self.environ) for spec in feeds]
-            with syncing(self.store.location) as (store, client):
-                for synced in sync_feeds(store, client, parsed, limits_from_env(),
+            limits = limits_from_env()
+            with syncing(self.store.location, limits=limits) as (store, client):
+                for synced in sync_feeds(store, client, parsed, limits,
                                          progress=lambda _label: nullcontext(tick)):
                     result, analysed = synced.result, synced.analysed
                     odd = len(result.problems) + (len(analysed.problems) + len(analysed.warnings)

@@ -23,6 +23,7 @@ from typing import Any
 from analyze.claims.lexer.quantity import Quantity
 from analyze.claims.lexer.units import lower_is_better, metric_of
 from analyze.claims.shell.conditions import condition_from_header
+from analyze.interrupt import interrupts_deferred
 
 from .rules import (
     BYTE_WORDS,
@@ -105,25 +106,32 @@ LOADS = 0  # how many times the pipeline was built (tests check it stays 0 witho
 
 def pipeline() -> tuple[Any, Any]:
     """spaCy's blank English pipeline with the sentencizer, and the Matcher with our rules."""
-    global _PIPELINE, LOADS
+    global _PIPELINE
     if _PIPELINE is None:
-        import spacy
-        from spacy.matcher import Matcher
-
-        nlp = spacy.blank("en")
-        nlp.add_pipe("sentencizer")
-        matcher = Matcher(nlp.vocab)
-        add_rules(matcher)
-        strings = nlp.vocab.strings
-        _RULE_HASHES.update(strings.add(w) for w in rule_words())
-        _HEDGE_HASHES.update(strings.add(w) for w in HEDGES)
-        _RESULT_HASHES.update(strings.add(w) for w in RESULT_WORDS)
-        _PIPELINE = (nlp, matcher)
-        LOADS += 1
-        # spaCy's modules, registries and pipeline live as long as the process: out of the
-        # cyclic collector's sight, each full collection has some 10^5 fewer objects to walk.
-        gc.freeze()
+        # a Ctrl-C inside spaCy's import would come out as pydantic's SchemaError
+        with interrupts_deferred():
+            _PIPELINE = _build_pipeline()
     return _PIPELINE
+
+
+def _build_pipeline() -> tuple[Any, Any]:
+    global LOADS
+    import spacy
+    from spacy.matcher import Matcher
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    matcher = Matcher(nlp.vocab)
+    add_rules(matcher)
+    strings = nlp.vocab.strings
+    _RULE_HASHES.update(strings.add(w) for w in rule_words())
+    _HEDGE_HASHES.update(strings.add(w) for w in HEDGES)
+    _RESULT_HASHES.update(strings.add(w) for w in RESULT_WORDS)
+    LOADS += 1
+    # spaCy's modules, registries and pipeline live as long as the process: out of the
+    # cyclic collector's sight, each full collection has some 10^5 fewer objects to walk.
+    gc.freeze()
+    return nlp, matcher
 
 
 # Hashes (spaCy's string ids) of the words the rules compare with, of HEDGES and of
