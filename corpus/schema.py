@@ -305,6 +305,9 @@ def _configure(conn: sqlite3.Connection, path: Path, *, readonly: bool) -> None:
         conn.execute("PRAGMA schema_version").fetchone()
         conn.execute("PRAGMA foreign_keys = ON")
         if not readonly:
+            # Known to be ours (or empty) before anything is written: switching to WAL
+            # rewrites the file's header, and another program's database is left as it was.
+            _check_identity(conn, path)
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise StoreError(f"{path}: cannot switch the store to WAL mode (got {mode})")

@@ -753,8 +753,12 @@ class Store:
         with self._guard():
             result = [str(r[0]) for r in self._conn.execute(f"PRAGMA {pragma}")]
         if result != ["ok"]:
-            more = f" (and {len(result) - 1} more problems)" if len(result) > 1 else ""
-            raise StoreError(f"{self.path}: the store file is corrupted: {result[0][:200]}{more}; "
+            # A row may hold several problems, one a line, under a "*** in database main ***"
+            # heading: each problem is counted, and the first is said on the one line.
+            problems = [" ".join(line.split()) for row in result for line in row.splitlines()
+                        if line.strip() and not line.startswith("*** ")] or ["unknown damage"]
+            more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+            raise StoreError(f"{self.path}: the store file is corrupted: {problems[0][:200]}{more}; "
                              "left as it is (`sqlite3 FILE .recover` saves what can still be read)")
 
     def size_bytes(self) -> int:

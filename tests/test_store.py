@@ -164,6 +164,34 @@ def test_refuses_another_programs_database(tmp_path):
         Store.open(path)
 
 
+@pytest.mark.sqlite_only("a SQLite file of another program, its journal mode")
+@pytest.mark.parametrize("app_id", [0, 0x12345678])
+def test_another_programs_database_is_not_written_before_it_is_refused(tmp_path, cli, app_id):
+    """ingest, sync and tui switched another application's SQLite file to WAL before they
+    refused it: nothing is written to a file before it is known to be a patchperf store."""
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA application_id = {app_id}")
+        conn.execute("CREATE TABLE things (x)")
+        conn.execute("INSERT INTO things VALUES (1)")
+    conn.close()
+    before = path.read_bytes()
+    mail_file = tmp_path / "m.eml"
+    mail_file.write_bytes(mail("a@x"))
+    result = cli("ingest", str(mail_file), "--db", str(path))
+    assert result.code == 2 and "not a patchperf store" in result.err
+    with pytest.raises(StoreError, match="not a patchperf store"):
+        Store.open(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.eml", "other.db"]
+    synced = cli("sync", "lore:netdev", "--db", str(path))
+    assert synced.code == 2 and "not a patchperf store" in synced.err
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.eml", "other.db"]
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    conn.close()
+
+
 @pytest.mark.sqlite_only("a folder for a file")
 def test_refuses_a_folder(tmp_path):
     with pytest.raises(StoreError, match="folder"):

@@ -146,6 +146,36 @@ def test_check_reads_every_page(cli, corpus_db, table):
     assert hashlib.sha256(corpus_db.read_bytes()).hexdigest() == digest
 
 
+def test_many_problems_on_one_page_are_one_line(cli, corpus_db):
+    """Cell pointers out of range on an index page no other query of `check` reads:
+    integrity_check answers a row holding several problems, one a line, under a heading.
+    `check --full` printed it over 5 lines; it is one line naming the first problem and
+    counting the others."""
+    table = "sqlite_autoindex_messages_1"
+    cli("--db", corpus_db, "report", "--all")  # the WAL moved into the file
+    with sqlite3.connect(corpus_db) as conn:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?",
+                            (table,)).fetchone()[0]
+    conn.close()
+    data = bytearray(corpus_db.read_bytes())
+    start = (root - 1) * page
+    header = 8 if data[start] in (0x0A, 0x0D) else 12  # a leaf page's header, or an interior's
+    cells = int.from_bytes(data[start + 3:start + 5], "big")
+    assert cells >= 2
+    for k in range(min(cells, 4)):  # the first cells' pointers, into the page's header (where
+        # no cell can start; pointers past the page's end had SQLite read beyond its buffer,
+        # and the check answered "malformed" or the rows, by chance)
+        data[start + header + 2 * k: start + header + 2 * k + 2] = (2 + k).to_bytes(2, "big")
+    corpus_db.write_bytes(bytes(data))
+    for extra in ("-wal", "-shm"):
+        Path(f"{corpus_db}{extra}").unlink(missing_ok=True)
+    result = cli("--db", corpus_db, "check", "--full")
+    _one_corruption_line(result, corpus_db)
+    assert "***" not in result.err
+    assert "more problems" in result.err
+
+
 def test_a_store_on_a_read_only_mount_is_readable(cli, corpus_db, tmp_path):
     """A real read-only bind mount of the store's folder (root only: the test skips, saying
     so, where mount is not allowed): reports read it; a write is one line, exit 2."""

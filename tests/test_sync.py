@@ -5,6 +5,7 @@ nothing twice, the cursor moves only past committed mail, one sync at a time."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -97,6 +98,32 @@ def test_one_sync_at_a_time(db, cli, archive: Archive, tmp_path: Path) -> None:
         other = cli("sync", "lore:netdev", "--db", db)
     assert other.code == 0 and "another patchperf sync holds" in other.err
     assert archive.requests == []
+
+
+@pytest.mark.sqlite_only("a SQLite file's links")
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_one_sync_at_a_time_through_a_link_to_the_store(db, cli, archive: Archive, tmp_path: Path,
+                                                       link: str) -> None:
+    """The lock was a file named after the store's path: a sync through a symlink or a hard
+    link to the store took a lock of its own and ran beside the first."""
+    archive.add("t0@x", 0)
+    Store.open(db).close()
+    other = tmp_path / "elsewhere" / "same.db"
+    other.parent.mkdir()
+    if link == "symlink":
+        other.symlink_to(db)
+    else:
+        os.link(db, other)
+    with sync_lock(db):
+        second = cli("sync", "lore:netdev", "--db", str(other))
+    assert second.code == 0 and "another patchperf sync holds the sync lock" in second.err
+    assert archive.requests == []
+    with sync_lock(other):
+        third = cli("sync", "lore:netdev", "--db", db)
+    assert third.code == 0 and "another patchperf sync holds the sync lock" in third.err
+    assert archive.requests == []
+    assert cli("sync", "lore:netdev", "--db", str(other)).code == 0  # free again
+    assert stored(db) == ["t0@x"]
 
 
 @pytest.mark.parametrize("feed", ["lore", "lore:", "gmane:netdev", "lore:../etc"])

@@ -9,8 +9,8 @@ page's threads are committed. A run killed anywhere leaves the cursor at or befo
 stored; the next run fetches from there and the store keeps each message once (by
 Message-ID), so nothing is lost and nothing is stored twice.
 
-One sync at a time per store: for a SQLite store, an exclusive lock on `<store>.sync.lock`
-(flock, released by the kernel when a process dies, so a killed run never leaves it held);
+One sync at a time per store: for a SQLite store, an exclusive flock on the store file
+(released by the kernel when a process dies, so a killed run never leaves it held);
 for a PostgreSQL store, an advisory lock in the database, held by a connection of its own.
 """
 
@@ -27,7 +27,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from analyze.errors import BadInput, PatchperfError
+from analyze.errors import BadInput, PatchperfError, StoreError
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.model import Problem
 from corpus.connection import SYNC_LOCK, session_lock
@@ -327,14 +327,23 @@ def sync_lock(db: StoreLocation | str | Path, wait: bool = False) -> Iterator[No
                                  "this one does nothing")
             yield
         return
-    path = location.side_file(".sync.lock")
+    # The lock is on the store file itself: a flock belongs to the file (its inode), so a
+    # sync through a symlink or a hard link to the store meets it, where a lock file named
+    # after the path let both run. (SQLite locks with fcntl's byte ranges, which a flock
+    # does not touch on a local file system.)
+    assert location.path is not None
+    path = location.path
     path.parent.mkdir(parents=True, exist_ok=True)  # (as opening the store would)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)  # (created empty: a new store)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot open the store ({exc.strerror})") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
-            raise SyncLocked(f"another patchperf sync holds {path}; this one does nothing") from None
+            raise SyncLocked(f"another patchperf sync holds the sync lock of {path}; "
+                             "this one does nothing") from None
         yield
     finally:
         os.close(fd)  # (closing releases the lock)
