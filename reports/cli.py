@@ -337,11 +337,13 @@ def claims(ctx: click.Context, series: str | None, author: str | None, metric: s
     from corpus.jobs.verdicts import Judged, judge_stored_claims
     from corpus.query import select_claims
 
+    from .view import reading_order
+
     when = parse_since(since) if since else None
     judged = Judged()
     with _open_store(ctx, readonly=True) as store:
-        found = select_claims(store, series=series, author=author, metric=metric,
-                              direction=direction, since=when)
+        found = reading_order(select_claims(store, series=series, author=author, metric=metric,
+                                            direction=direction, since=when))
         if verdicts or fmt == "html":
             judged = judge_stored_claims(store, found, limits_from_env())
     emit({"messages": [], "series": [], "claims": found}, fmt, output, runs=judged.runs,
@@ -531,6 +533,22 @@ def tui(ctx: click.Context, feeds: tuple[str, ...]) -> None:
     ctx.exit(app.return_code or EXIT_OK)
 
 
+def this_command(argv0: str | None = None) -> str:
+    """How to run this patchperf again, for a hint: `patchperf` when that name finds this
+    very program on PATH, else its path (after `make demo`, `.venv/bin/patchperf`, which is
+    not on PATH: the hint to run `patchperf` failed there)."""
+    program = Path(argv0 if argv0 is not None else sys.argv[0])
+    if program.name != "patchperf":
+        return "patchperf"  # (python -m, or a test's runner: no path of its own to give)
+    found = shutil.which("patchperf")
+    if found and Path(found).resolve() == program.resolve():
+        return "patchperf"
+    try:
+        return str(program.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(program.resolve())
+
+
 @cli.command()
 @format_option()
 @click.option("--dir", "demo_dir", default=".demo", show_default=True, type=click.Path(file_okay=False),
@@ -554,7 +572,7 @@ def demo(ctx: click.Context, fmt: str, demo_dir: str) -> None:
           title="patchperf demo: the bundled corpus")
     click.echo(f"demo store {demo.store}: {demo.stored.stored} messages, {demo.analysed.series} "
                f"series, {len(demo.judged.verdicts)} claims judged; HTML report {html}; browse "
-               f"it with `patchperf --db {demo.store} tui`", err=True)
+               f"it with `{this_command()} --db {demo.store} tui`", err=True)
     emit(demo.doc, fmt, runs=demo.judged.runs, view=build_view(demo.doc))
     ctx.exit(code)
 

@@ -25,6 +25,7 @@ from .document import (
     percent,
     verdict_text,
 )
+from .links import lore_url
 from .plots import Curve, Line, curve_svg, numeric
 from .safe import one_line
 from .simulation import simulation_document
@@ -104,6 +105,7 @@ def _claim_row(c: dict[str, Any]) -> dict[str, str]:
         "reason": (c.get("verdict") or {}).get("reason") or "",
         "direction": c.get("direction") or "", "source": c["source"] + (" (quoted)" if c["quoted"] else ""),
         "quote": c.get("quote") or "",
+        "id": c["id"], "link": lore_url(c.get("message_id") or c.get("found_in")) or "",
     }
 
 

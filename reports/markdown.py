@@ -16,6 +16,7 @@ from .document import (
     trailer_counts,
     verdict_text,
 )
+from .links import lore_url
 from .safe import one_line
 from .view import ReportView, series_heading, trailer_people
 
@@ -71,14 +72,15 @@ def render_markdown(doc: Document) -> str:
         out.append("")
     if doc["claims"]:
         out += ["## Claims", "",
-                "| metric | condition | before → after | change | stated | agrees | source | verdict |",
-                "|---|---|---|---|---|---|---|---|"]
+                "| id | metric | condition | before → after | change | stated | agrees | source | verdict | mail |",
+                "|---|---|---|---|---|---|---|---|---|---|"]
         for claim in doc["claims"]:
             out.append(
-                f"| {claim['metric']} | {md(condition_text(claim))} | {md(before_after(claim))} | "
+                f"| {md(claim['id'])} | {claim['metric']} | {md(condition_text(claim))} | "
+                f"{md(before_after(claim))} | "
                 f"{percent(claim.get('change_pct'))} | {percent(claim.get('stated_change_pct'))} | "
                 f"{agreement(claim)} | {claim['source']}{' (quoted)' if claim['quoted'] else ''} | "
-                f"{md(verdict_text(claim))} |"
+                f"{md(verdict_text(claim))} | {_mail_link(claim)} |"
             )
         out.append("")
     if not out:
@@ -87,15 +89,22 @@ def render_markdown(doc: Document) -> str:
 
 
 def _claims_rows(claims: list[dict[str, object]] | tuple[dict[str, object], ...]) -> list[str]:
-    out = ["| metric | condition | before → after | change | stated | agrees | verdict |",
-           "|---|---|---|---|---|---|---|"]
+    out = ["| metric | condition | before → after | change | stated | agrees | verdict | mail |",
+           "|---|---|---|---|---|---|---|---|"]
     for claim in claims:
         out.append(
             f"| {claim['metric']} | {md(condition_text(claim))} | {md(before_after(claim))} | "
             f"{percent(claim.get('change_pct'))} | {percent(claim.get('stated_change_pct'))} | "  # type: ignore[arg-type]
-            f"{agreement(claim)} | {md(verdict_text(claim))} |"
+            f"{agreement(claim)} | {md(verdict_text(claim))} | {_mail_link(claim)} |"
         )
     return out
+
+
+def _mail_link(claim: dict[str, object]) -> str:
+    """The report's own link to the claim's mail on lore: the words are ours ("lore"), the
+    URL percent-encoded (reports/links.py); mail text never becomes a link."""
+    url = lore_url(str(claim.get("message_id") or claim.get("found_in") or ""))
+    return f"[lore]({url})" if url else ""
 
 
 def render_report_markdown(view: ReportView) -> str:

@@ -10,6 +10,7 @@ from rich import box
 from rich.cells import cell_len, set_cell_size
 from rich.console import Console
 from rich.panel import Panel
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
@@ -25,6 +26,7 @@ from .document import (
     trailer_counts,
     verdict_text,
 )
+from .links import lore_url
 from .safe import one_line
 from .view import ReportView, series_heading, trailer_people
 
@@ -32,8 +34,15 @@ _DIRECTION_STYLE = {"improvement": "green", "regression": "red", "neutral": ""}
 _KIND_STYLE = {"patch": "green", "cover": "cyan", "pull_request": "magenta", "reply": "", "other": "dim"}
 
 
-def _t(value: object, width: int | None = None, style: str = "") -> Text:
+def _t(value: object, width: int | None = None, style: str | Style = "") -> Text:
     return Text(one_line(None if value is None else str(value), width), style=style)
+
+
+def _message_cell(message_id: str | None) -> Text:
+    """The Message-ID, as inert text, linked to lore's permalink (a terminal hyperlink:
+    the URL is percent-encoded, so no mail text reaches the escape sequence)."""
+    url = lore_url(message_id)
+    return _t(message_id, 60, style=Style(link=url) if url else "")
 
 
 def render_terminal(doc: Document, console: Console) -> None:
@@ -74,12 +83,17 @@ def render_terminal(doc: Document, console: Console) -> None:
         console.print(table)
     if doc["claims"]:
         table = Table(title="Claims", title_justify="left")
+        # the id first: `simulate` and `scenario` take it; the message last, cut to its
+        # start and linked to lore (where the terminal shows hyperlinks)
+        table.add_column("id", no_wrap=True)
         for col in ("metric", "condition", "before → after", "change", "stated", "agrees", "source",
-                    "verdict", "from message"):
+                    "verdict"):
             table.add_column(col, overflow="fold")
+        table.add_column("message", no_wrap=True, overflow="ellipsis", max_width=30)
         for c in doc["claims"]:
             style = _DIRECTION_STYLE.get(c["direction"], "")
             table.add_row(
+                _t(c["id"]),
                 _t(c["metric"]),
                 _t(condition_text(c)),
                 _t(before_after(c), style=style),
@@ -88,7 +102,7 @@ def render_terminal(doc: Document, console: Console) -> None:
                 _t(agreement(c), style="" if c.get("consistent") is not False else "red"),
                 _t(c["source"] + (" (quoted)" if c["quoted"] else "")),
                 _t(verdict_text(c), style=VERDICT_STYLE.get((c.get("verdict") or {}).get("status") or "", "")),
-                _t(c.get("message_id") or c["found_in"], 40),
+                _message_cell(c.get("message_id") or c["found_in"]),
             )
         console.print(table)
     if not doc["series"] and not doc["messages"] and not doc["claims"]:

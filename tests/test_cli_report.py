@@ -141,3 +141,30 @@ def test_an_empty_window_says_how_to_see_more(cli, tmp_path) -> None:
     assert result.code == 0 and "Nothing to report." in result.out
     assert "--all reports every series" in result.err and "1 messages stored" in result.err
     assert "--all reports" not in cli("report", "--db", db, "--all").err
+
+
+def test_the_demo_hint_names_a_command_that_runs(tmp_path, monkeypatch):
+    """`make demo` ended with "browse it with `patchperf --db … tui`", but `patchperf` is
+    not on PATH after it, only `.venv/bin/patchperf`: the hint names the program that ran
+    unless `patchperf` on PATH is that very program."""
+    from reports.cli import this_command
+
+    venv_bin = tmp_path / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    program = venv_bin / "patchperf"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "patchperf").write_text("#!/bin/sh\n")
+    (other / "patchperf").chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert this_command(str(program)) == ".venv/bin/patchperf"
+    monkeypatch.setenv("PATH", f"{other}:/usr/bin")  # another patchperf first on PATH
+    assert this_command(str(program)) == ".venv/bin/patchperf"
+    monkeypatch.setenv("PATH", f"{venv_bin}:/usr/bin")  # an activated venv
+    assert this_command(str(program)) == "patchperf"
+    monkeypatch.chdir(other)
+    monkeypatch.setenv("PATH", "/usr/bin")
+    assert this_command(str(program)) == str(program)

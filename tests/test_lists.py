@@ -644,3 +644,16 @@ polled=1, fixedbufs=1, register_files=1, buffered=0, QD=128
 IOPS=10.10M, BW=4.93GiB/s
 """
     assert pairs(find_list_measurements(text.splitlines())) == [(9.80, 10.10), (4.79, 4.93)]
+
+
+@pytest.mark.parametrize(("line", "condition"), [
+    ("a similar gain on a 2x16 core box (10.4 Mpps -> 11.6 Mpps at 8 threads).", {"threads": "8"}),
+    ("udp_stream: 9.1 Gbps -> 9.6 Gbps with 4 flows", {"flows": "4"}),
+    ("XDP_TX 5 Mpps → 7 Mpps using 16 RX queues, as before", {"queues": "16"}),
+    ("XDP_TX 5 Mpps → 7 Mpps at 64 byte packets", {}),  # (not a count: no condition read)
+])
+def test_an_arrow_pair_takes_the_count_written_after_it(line: str, condition: dict) -> None:
+    """`(10.4 Mpps -> 11.6 Mpps at 8 threads)` got no condition: only a label before the
+    pair was read."""
+    (m,) = find_list_measurements([line])
+    assert dict(m.condition) == condition

@@ -857,3 +857,41 @@ def test_a_change_worked_out_as_a_formula():
     assert (m.baseline.value, m.patched.value) == (371090, 402110)
     # figures that do not give the percentage written are no pair
     assert find_formula_pairs(["((402110/371090)-1)*100 = 18.4%"]) == []
+
+
+# --- issue 22: conditions a first-time user saw misread ------------------------------------
+
+
+def test_a_count_with_its_noun_left_out_repeats_the_earlier_condition() -> None:
+    """"... with 8 RX queues, and from 9.6 Mpps to 11.0 Mpps with 16." gave queues=8 to both
+    pairs: the bare 16 after the same "with" is queues too, and each pair takes the
+    condition right after it."""
+    found = find_prose_measurements([
+        "On the test box it went from 5.1 Mpps to 7.9 Mpps with 8 RX queues, and from",
+        "9.6 Mpps to 11.0 Mpps with 16.",
+    ])
+    assert [(m.baseline.value, m.patched.value, dict(m.condition)) for m in found] == [
+        (5.1, 7.9, {"queues": "8"}), (9.6, 11.0, {"queues": "16"})]
+
+
+def test_a_bare_number_after_another_word_is_no_condition() -> None:
+    found = find_prose_measurements([
+        "It went from 5.1 Mpps to 7.9 Mpps with 8 RX queues and from 9.6 Mpps to 11.0 Mpps in 16.",
+    ])
+    assert [dict(m.condition) for m in found] == [{"queues": "8"}, {"queues": "8"}]
+
+
+@pytest.mark.parametrize("sentence", [
+    "From the perf profile on my box, page_pool_refill() drops from 9.3% to 2.1% of cycles.",
+    "memcpy went from 12% to 3% of samples with the patch.",
+    "In perf top, the lock shows 30% before and 4% after.",
+])
+def test_a_profile_share_is_no_claim(sentence: str) -> None:
+    """docs/claims.md: profile shares are not claims, even before and after; one became a series'
+    headline change (-77 %)."""
+    assert find_prose_measurements([sentence]) == []
+
+
+def test_a_cpu_utilisation_is_still_a_claim() -> None:
+    found = find_prose_measurements(["CPU utilization went from 60% to 45% with the patch."])
+    assert [(m.baseline.value, m.patched.value) for m in found] == [(60.0, 45.0)]

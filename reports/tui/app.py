@@ -1,12 +1,13 @@
-"""The Textual app: the series list (search, filters, sort) beside the chosen series in tabs —
-Thread, Diff, Claims, Scenario — with a simulate action and a sync in the background.
+"""The Textual app: the series list (search, filters, sort), or the mail outside any series,
+beside the chosen series or mail in tabs — Thread, Diff, Claims, Scenario — with a simulate
+action and a sync in the background.
 
 No SQL and no analysis here: the store's and the library's functions do that."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.text import Text
 from textual import on, work
@@ -27,7 +28,7 @@ from textual.worker import get_current_worker
 
 from analyze.errors import PatchperfError
 from analyze.sim.status import Status
-from corpus.browse import SeriesDetail, series_detail
+from corpus.browse import MailDetail, MailRow, mail_detail, other_mail, series_detail
 from corpus.store import Store
 
 from ..config import limits_from_env
@@ -35,16 +36,35 @@ from ..safe import inert, one_line
 from ..view import claim_order
 from .detail import (
     CLAIM_COLUMNS,
+    Shown,
     claim_cells,
     diff_renderable,
     summary_text,
     thread_text,
     verdict_line,
 )
-from .series_list import SeriesList
+from .mail_list import MailList
+from .series_list import PagedList, SeriesList
 
 VERDICTS = (None, *Status)  # what `v` cycles through
 DETAIL_DELAY = 0.12  # s: moving quickly through the list reads only the row it stops on
+
+
+class PlotLine(NamedTuple):
+    marker: str  # plotext's
+    sample: str  # what the legend shows for it
+    colour: str  # plotext's name
+    style: str  # the same colour as rich names it
+
+
+# Before and after differ by marker as well as by colour, so that the plot reads without
+# colour; claimed figures are points, simulated curves lines.
+PLOT_STYLE = {
+    "claimed before": PlotLine("○", "○", "orange", "dark_orange"),
+    "claimed after": PlotLine("●", "●", "green", "green"),
+    "simulated before": PlotLine("·", "···", "orange", "dark_orange"),
+    "simulated after": PlotLine("braille", "⠒⠒⠒", "green", "green"),
+}
 
 
 class PatchperfApp(App[None]):
@@ -59,6 +79,7 @@ class PatchperfApp(App[None]):
         Binding("s", "simulate", "Simulate"),
         Binding("z", "toggle_quotes", "Quotes"),
         Binding("r", "sync", "Sync"),
+        Binding("m", "toggle_mail", "Other mail"),
         Binding("1", "tab('thread')", "Thread", show=False),
         Binding("2", "tab('diff')", "Diff", show=False),
         Binding("3", "tab('claims')", "Claims", show=False),
@@ -73,15 +94,16 @@ class PatchperfApp(App[None]):
         self.store = store
         self.feeds = tuple(feeds)
         self.environ = environ
-        self.detail: SeriesDetail | None = None
+        self.detail: Shown | None = None
+        self.mail = False  # the list shows the mail outside any series, not the series
         self.unfold = False
-        # analyze.sim.build.Built of the shown series; None until the Scenario tab asks (a
+        # analyze.sim.build.Built of the claims shown; None until the Scenario tab asks (a
         # first build loads spaCy, 0.7 s: not something to pay on every move in the list)
         self.scenarios: list[Any] | None = None
         self._trees: list[str] | None = None
         self._pending: Any = None
-        self._stale: set[str] = set()  # tabs that do not show the current series yet
-        # of the shown series, once simulated: verdict by scenario id, (scenario, Verdict)
+        self._stale: set[str] = set()  # tabs that do not show the current series or mail yet
+        # of the series or mail shown, once simulated: verdict by scenario id, (scenario, Verdict)
         self._verdicts: dict[str, dict[str, Any]] = {}
         self._runs: dict[str, Any] = {}
 
@@ -92,6 +114,7 @@ class PatchperfApp(App[None]):
         yield Static(id="status")
         with Horizontal(id="main"):
             yield SeriesList(self.store, id="series")
+            yield MailList(id="mail")
             with Vertical(id="detail"):
                 yield Static(id="summary")
                 with TabbedContent(initial="thread", id="tabs"):
@@ -103,6 +126,7 @@ class PatchperfApp(App[None]):
                         yield DataTable(id="claims-table", cursor_type="row", zebra_stripes=True)
                     with TabPane("Scenario", id="scenario"), VerticalScroll():
                         yield Static(id="scenario-verdict", classes="scroll-text")
+                        yield Static(id="plot-legend", classes="scroll-text")
                         yield _plot_widget()
                         yield Static(id="scenario-text", classes="scroll-text")
         yield ProgressBar(id="sync-bar", show_eta=False)
@@ -119,22 +143,41 @@ class PatchperfApp(App[None]):
     def series_list(self) -> SeriesList:
         return self.query_one(SeriesList)
 
+    @property
+    def mail_list(self) -> MailList:
+        return self.query_one(MailList)
+
+    @property
+    def shown_list(self) -> PagedList:
+        """The list on screen: the series, or the other mail."""
+        return self.mail_list if self.mail else self.series_list
+
     def _status(self, extra: str = "") -> None:
-        lst = self.series_list
-        text = f"{lst.total:,} series · {lst.filter.describe()}" + (f" · {extra}" if extra else "")
-        self.query_one("#status", Static).update(Text(one_line(text)))
+        lst = self.shown_list
+        if self.mail and lst.total == 0 and self.mail_list.rows_read is None:
+            text = "reading the mail outside any series…"
+        else:
+            what = "messages outside any series" if self.mail else "series"
+            text = f"{lst.total:,} {what} · {lst.filter.describe()}"
+        self.query_one("#status", Static).update(
+            Text(one_line(text + (f" · {extra}" if extra else ""))))
 
     # -- the list -----------------------------------------------------------------------------
 
     def _refilter(self, **changes: object) -> None:
-        self.series_list.reload(self.series_list.filter.with_(**changes))
+        if self.mail:
+            self.mail_list.show(None, self.mail_list.filter.with_(**changes))
+        else:
+            self.series_list.reload(self.series_list.filter.with_(**changes))
         self._status()
         self._show_current()
 
     def action_search(self) -> None:
         box = self.query_one("#search", Input)
         box.add_class("shown")
-        box.value = self.series_list.filter.search
+        box.placeholder = (f"search {'subjects and senders' if self.mail else 'series names'}"
+                           " (Enter to apply, Esc to close)")
+        box.value = self.shown_list.filter.search
         box.focus()
 
     @on(Input.Submitted, "#search")
@@ -142,15 +185,53 @@ class PatchperfApp(App[None]):
         self._refilter(search=event.value.strip())
         if not event.value.strip():
             event.input.remove_class("shown")
-        self.series_list.focus()
+        self.shown_list.focus()
 
     def action_close_search(self) -> None:
         box = self.query_one("#search", Input)
         if box.has_class("shown"):
             box.remove_class("shown")
-            self.series_list.focus()
+            self.shown_list.focus()
+
+    def action_toggle_mail(self) -> None:
+        """Switch the list between the series and the mail outside any series (read in a
+        worker the first time: every stored message is looked at)."""
+        self.mail = not self.mail
+        self.series_list.display = not self.mail
+        self.mail_list.display = self.mail
+        self.shown_list.focus()
+        if self.mail and self.mail_list.rows_read is None:
+            self._read_other_mail()
+        self._status()
+        self._show_current()
+
+    @work(thread=True, exclusive=True, group="mail")
+    def _read_other_mail(self) -> None:
+        try:
+            with Store.open(self.store.location, readonly=True) as store:
+                rows = other_mail(store)
+        except PatchperfError as exc:
+            self.call_from_thread(self._failed, f"cannot read the mail outside series: {exc}")
+            return
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._other_mail_read, rows)
+
+    def _other_mail_read(self, rows: list[MailRow]) -> None:
+        self.mail_list.show(rows)
+        if self.mail:
+            self._status()
+            self._show_current()
+
+    def _series_only(self) -> bool:
+        """Whether a series filter or sort may apply now; a notice when not."""
+        if self.mail:
+            self.notify("t, v and o filter and sort the series: m goes back to them.",
+                        severity="warning", markup=False)
+        return not self.mail
 
     def action_cycle_tree(self) -> None:
+        if not self._series_only():
+            return
         if self._trees is None:
             self._trees = self.store.trees()
         options: list[str | None] = [None, *self._trees]
@@ -159,16 +240,20 @@ class PatchperfApp(App[None]):
         self._refilter(tree=options[(at + 1) % len(options)])
 
     def action_toggle_claims(self) -> None:
-        self._refilter(has_claims=not self.series_list.filter.has_claims)
+        self._refilter(has_claims=not self.shown_list.filter.has_claims)
 
     def action_cycle_verdict(self) -> None:
+        if not self._series_only():
+            return
         current = self.series_list.filter.verdict
         self._refilter(verdict=VERDICTS[(VERDICTS.index(current) + 1) % len(VERDICTS)])
 
     def action_toggle_sort(self) -> None:
+        if not self._series_only():
+            return
         self._refilter(sort="effect" if self.series_list.filter.sort == "date" else "date")
 
-    @on(DataTable.RowHighlighted, "#series")
+    @on(DataTable.RowHighlighted, "#series, #mail")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         if self._pending is not None:
             self._pending.stop()
@@ -179,14 +264,22 @@ class PatchperfApp(App[None]):
     def _show_current(self) -> None:
         self._pending = None
         try:
-            series_list = self.series_list
+            if self.mail:
+                row = self.mail_list.current_row()
+                self.show_detail(mail_detail(self.store, row) if row else None)
+            else:
+                series_id = self.series_list.current_id()
+                self.show_detail(series_detail(self.store, series_id) if series_id else None)
         except NoMatches:  # the timer fired while the app was closing: nothing to show
             return
-        series_id = series_list.current_id()
-        detail = series_detail(self.store, series_id) if series_id else None
-        self.show_detail(detail)
 
-    def show_detail(self, detail: SeriesDetail | None) -> None:
+    def _read_again(self, detail: Shown) -> Shown | None:
+        """The same series or mail read from the store again (its claims' new verdicts)."""
+        if isinstance(detail, MailDetail):
+            return mail_detail(self.store, detail.mail)
+        return series_detail(self.store, detail.ident)
+
+    def show_detail(self, detail: Shown | None) -> None:
         self.detail = detail
         self.scenarios = None
         self._verdicts, self._runs = {}, {}
@@ -194,7 +287,7 @@ class PatchperfApp(App[None]):
         claims = self.query_one("#claims-table", DataTable)
         claims.clear()
         if detail is None:
-            summary.update(Text("No series matches." if not self.series_list.total else ""))
+            summary.update(Text(self._nothing_shown()))
             for name in ("#thread-text", "#diff-text", "#scenario-text", "#scenario-verdict"):
                 self.query_one(name, Static).update("")
             _clear_plot(self)
@@ -206,8 +299,18 @@ class PatchperfApp(App[None]):
         self._stale = {"thread", "diff", "claims", "scenario"}
         self._fill(self.query_one("#tabs", TabbedContent).active)
 
+    def _nothing_shown(self) -> str:
+        if self.shown_list.total:
+            return ""
+        if not self.mail:
+            return "No series matches."
+        if self.mail_list.rows_read is None:
+            return ""  # still being read
+        return ("No mail outside a series matches." if self.mail_list.rows_read
+                else "Every stored mail belongs to a series.")
+
     def _fill(self, tab: str) -> None:
-        """Fill one tab with the shown series, if it does not show it yet."""
+        """Fill one tab with the series or mail shown, if it does not show it yet."""
         detail = self.detail
         if detail is None or tab not in self._stale:
             return
@@ -240,12 +343,12 @@ class PatchperfApp(App[None]):
 
     def _load_scenarios(self) -> None:
         if self.detail is not None and self.detail.claims and self.scenarios is None:
-            self._build_scenarios(self.detail.series["id"], [dict(c) for c in self.detail.claims])
+            self._build_scenarios(self.detail.ident, [dict(c) for c in self.detail.claims])
 
     @work(thread=True, exclusive=True, group="scenarios")
-    def _build_scenarios(self, series_id: str, claims: list[dict[str, Any]]) -> None:
-        """Build the series' scenarios from its stored mail, in a thread with a connection of
-        its own."""
+    def _build_scenarios(self, ident: str, claims: list[dict[str, Any]]) -> None:
+        """Build the scenarios of the claims shown from their stored mail, in a thread with a
+        connection of its own."""
         from corpus.jobs import verdicts
 
         try:
@@ -255,18 +358,17 @@ class PatchperfApp(App[None]):
             self.call_from_thread(self._failed, f"cannot build the scenario: {exc}")
             return
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._scenarios_built, series_id, list(built.built))
+            self.call_from_thread(self._scenarios_built, ident, list(built.built))
 
-    def _scenarios_built(self, series_id: str, built: list[Any]) -> None:
+    def _scenarios_built(self, ident: str, built: list[Any]) -> None:
         # a simulation of the same series may have finished first: its scenarios and curves
         # stay
-        if (self.detail is not None and self.detail.series["id"] == series_id
-                and self.scenarios is None):
+        if self.detail is not None and self.detail.ident == ident and self.scenarios is None:
             self.scenarios = built
             self._show_scenarios()
 
     def _show_scenarios(self) -> None:
-        """The scenario of the series' claims, as TOML; with its verdict and plot once run."""
+        """The scenario of the claims shown, as TOML; with its verdict and plot once run."""
         verdicts, runs = self._verdicts, self._runs
         from analyze.sim.scenario import scenario_toml
 
@@ -295,14 +397,14 @@ class PatchperfApp(App[None]):
         head.update(verdict_line(verdicts.get(built.scenario.id, kept)))
         body = Text(inert(scenario_toml(built.scenario)))
         if len(self.scenarios) > 1:
-            body.append(f"\n({len(self.scenarios) - 1} more scenario(s) for this series' claims)",
+            body.append(f"\n({len(self.scenarios) - 1} more scenario(s) for these claims)",
                         style="dim")
         text.update(body)
         _draw_plot(self, built.scenario, runs.get(built.scenario.id))
 
     def action_simulate(self) -> None:
         if self.detail is None or not self.detail.claims:
-            self.notify("No claims to simulate in this series.", severity="warning")
+            self.notify("No claims to simulate here.", severity="warning")
             return
         # the simulation builds the scenarios itself: the tab need not build them too
         self._stale.discard("scenario")
@@ -310,12 +412,12 @@ class PatchperfApp(App[None]):
         self.query_one("#scenario-verdict", Static).update(
             Text("simulating…", style="dim italic"))
         self.notify("Simulating…", timeout=2)
-        self._simulate(self.detail.series["id"], [dict(c) for c in self.detail.claims])
+        self._simulate(self.detail.ident, [dict(c) for c in self.detail.claims])
 
     @work(thread=True, exclusive=True, group="simulate")
-    def _simulate(self, series_id: str, claims: list[dict[str, Any]]) -> None:
-        """Build and judge the series' scenarios in a thread with a connection of its own,
-        keep the verdicts in the store, then show them."""
+    def _simulate(self, ident: str, claims: list[dict[str, Any]]) -> None:
+        """Build and judge the scenarios of the claims shown, in a thread with a connection of
+        its own; keep the verdicts in the store, then show them."""
         from corpus.jobs.verdicts import judge_scenarios, stored_scenarios
 
         try:
@@ -332,19 +434,19 @@ class PatchperfApp(App[None]):
         except PatchperfError as exc:  # read-only, locked: shown, just not kept
             self.call_from_thread(self._failed, f"the verdicts are not kept: {exc}")
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._simulated, series_id, list(built.built), judged.verdicts,
+            self.call_from_thread(self._simulated, ident, list(built.built), judged.verdicts,
                                   judged.runs)
 
     def _failed(self, message: str) -> None:
         self.notify(one_line(message, 300), severity="error", markup=False, timeout=8)
 
-    def _simulated(self, series_id: str, built: list[Any], judged: dict[str, Any],
+    def _simulated(self, ident: str, built: list[Any], judged: dict[str, Any],
                    runs: dict[str, Any]) -> None:
-        if self.detail is None or self.detail.series["id"] != series_id:
+        if self.detail is None or self.detail.ident != ident:
             return  # the user moved on; the verdicts are kept for when they come back
         statuses = sorted({v["status"] for _, v in judged.values()})
         self.notify(one_line(f"Simulated: {', '.join(statuses) or 'no scenario'}"), markup=False)
-        detail = series_detail(self.store, series_id)
+        detail = self._read_again(self.detail)
         if detail is not None:
             self.detail = detail  # its claims now carry their verdicts
             self._stale.add("claims")
@@ -405,6 +507,10 @@ class PatchperfApp(App[None]):
     def _refresh_after_sync(self) -> None:
         self._trees = None
         self.series_list.reload()
+        # new mail may answer a lone mail's series, or be lone itself: read again when shown
+        self.mail_list.rows_read = None
+        if self.mail:
+            self._read_other_mail()
         self._status("syncing…")
 
     def _sync_done(self, summary: str) -> None:
@@ -426,10 +532,14 @@ def _clear_plot(app: PatchperfApp) -> None:
     widget.plt.clear_data()
     widget.plt.clear_figure()
     widget.refresh()
+    app.query_one("#plot-legend", Static).update("")
 
 
 def _draw_plot(app: PatchperfApp, scenario: Any, run: Any) -> None:
-    """Claimed before and after over the sweep; the simulated curves once run."""
+    """Claimed before and after over the sweep as points; the simulated curves as lines once
+    run. The title and legend are lines of their own above the plot: plotext draws a legend
+    over the top left of the plot, where the first points are, and leaves out a title wider
+    than the plot (most of them, at 120 columns)."""
     from textual_plotext import PlotextPlot
 
     widget = app.query_one("#plot", PlotextPlot)
@@ -437,23 +547,41 @@ def _draw_plot(app: PatchperfApp, scenario: Any, run: Any) -> None:
     plt.clear_data()
     plt.clear_figure()
     xs = list(scenario.workload.values)
-    # the model's curves as lines, the claimed figures as points: before in orange, after in
-    # green. No legend: plotext draws it over the top left of the plot, where the first
-    # points are; the title says what is what.
-    simulated = run is not None and bool(run[1].predicted_before)
-    if simulated:
-        plt.plot(xs, list(run[1].predicted_before), color="orange", marker="braille")
-        plt.plot(xs, list(run[1].predicted_after), color="green", marker="braille")
+    drawn = set()
+    if run is not None and run[1].predicted_before:
+        for name, ys in (("simulated before", run[1].predicted_before),
+                         ("simulated after", run[1].predicted_after)):
+            line = PLOT_STYLE[name]
+            plt.plot(xs, list(ys), color=line.colour, marker=line.marker)
+            drawn.add(name)
     if scenario.claimed is not None:
-        plt.scatter(xs, list(scenario.claimed.before), color="orange", marker="●")
-        plt.scatter(xs, list(scenario.claimed.after), color="green", marker="●")
+        for name, ys in (("claimed before", scenario.claimed.before),
+                         ("claimed after", scenario.claimed.after)):
+            line = PLOT_STYLE[name]
+            plt.scatter(xs, list(ys), color=line.colour, marker=line.marker)
+            drawn.add(name)
     plt.xticks(xs)
     plt.xlabel(one_line(scenario.workload.sweep))
     plt.ylabel(one_line(f"{scenario.metric.name} ({scenario.metric.unit})", 40))
-    # short: plotext leaves out a title wider than the plot
-    plt.title("● claimed" + (", lines simulated" if simulated else "")
-              + "; orange before, green after")
+    title = scenario.title or f"{scenario.metric.name} over {scenario.workload.sweep}"
+    app.query_one("#plot-legend", Static).update(
+        _legend(title, [name for name in PLOT_STYLE if name in drawn]))
     widget.refresh()
+
+
+def _legend(title: str, names: list[str]) -> Text:
+    """The scenario's title over a line of the claimed figures' samples and names
+    (`○ claimed before  ● claimed after`) and one of the simulated curves', each sample in
+    its line's colour: two lines short enough not to wrap inside an entry at 120 columns."""
+    legend = Text(one_line(title, 200), style="bold")
+    for kind in ("claimed", "simulated"):
+        entries = [name for name in names if name.startswith(kind)]
+        if entries:
+            legend.append("\n")
+        for name in entries:
+            legend.append(PLOT_STYLE[name].sample, style=PLOT_STYLE[name].style)
+            legend.append(f" {name}" + ("  " if name != entries[-1] else ""))
+    return legend
 
 
 def make_app(store: Store, feeds: Sequence[str] = (), environ: dict[str, str] | None = None

@@ -5,33 +5,91 @@ never an escape sequence the terminal would obey."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.syntax import Syntax
 from rich.text import Text
 
-from corpus.browse import SeriesDetail, ThreadMessage
+from corpus.browse import MailDetail, SeriesDetail, ThreadMessage
 
 from ..document import VERDICT_STYLE, agreement, before_after, condition_text, percent, verdict_text
 from ..safe import inert, one_line
 from ..view import trailer_people
 
 MAX_DIFF_LINES = 5000  # a diff longer than this is cut, with a line saying so
+TAB = 8  # columns a tab in mail stands for, as rich expands it
+_MARKER = re.compile(r"(?:[ \t]*>)+ ?")  # `> `, `>> `, `> > `: what starts a quoted line
+Shown = SeriesDetail | MailDetail
 
 
-def thread_text(detail: SeriesDetail, unfold: bool = False) -> Text:
-    """Every message of the series in thread order; runs of quoted lines folded into one
-    line (`unfold` shows them, dimmed)."""
-    out = Text()
+class ThreadText:
+    """The thread as one Text, drawn at the pane's width. A quoted line too long for it is
+    wrapped here, each of its lines starting with the line's quote marker again: wrapped by
+    rich as plain text, a quoted diff line went on at the left edge, where it read as the
+    reply's own words."""
+
+    def __init__(self) -> None:
+        self.text = Text()
+        # each quoted line: where it is in `text`, the length of its marker, its width
+        self._quotes: list[tuple[int, int, int, int]] = []
+
+    @property
+    def plain(self) -> str:
+        return self.text.plain
+
+    def append(self, text: str, style: str = "") -> None:
+        self.text.append(text, style=style)
+
+    def append_quote(self, line: str) -> None:
+        """One quoted line of mail (made inert here), dimmed."""
+        line = inert(line).expandtabs(TAB)  # the marker moves nothing a tab lines up
+        marker = _MARKER.match(line)
+        start = len(self.text)
+        self.text.append(line, style="dim")
+        self._quotes.append((start, len(self.text), marker.end() if marker else 0,
+                             cell_len(line)))
+        self.text.append("\n")
+
+    def wrapped(self, console: Console, width: int) -> Text:
+        """The text with each quoted line wider than `width` wrapped under its marker (the
+        text itself when none is: the common case, and no copy)."""
+        long = [q for q in self._quotes if q[3] > width and q[2]]
+        if not long:
+            return self.text
+        out, at = Text(), 0
+        for start, end, marker, _ in long:
+            out.append_text(self.text[at:start])
+            head, body = self.text[start:start + marker], self.text[start + marker:end]
+            pieces = body.wrap(console, max(width - head.cell_len, TAB), overflow="fold")
+            out.append_text(Text("\n").join(head + piece for piece in pieces))
+            at = end
+        out.append_text(self.text[at:])
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.wrapped(console, options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.text)
+
+
+def thread_text(detail: Shown, unfold: bool = False) -> ThreadText:
+    """Every message shown in thread order; runs of quoted lines folded into one line
+    (`unfold` shows them, dimmed)."""
+    out = ThreadText()
     for m in detail.messages:
         _message(out, m, unfold)
     if not detail.messages:
-        out.append("No message of this series is stored.", style="dim")
+        out.append("No message of this series is stored." if isinstance(detail, SeriesDetail)
+                   else "This mail is no longer stored.", style="dim")
     return out
 
 
-def _message(out: Text, m: ThreadMessage, unfold: bool) -> None:
+def _message(out: ThreadText, m: ThreadMessage, unfold: bool) -> None:
     out.append(f"── {m.role} ", style="bold cyan")
     out.append(one_line(m.date[:16]), style="dim")
     out.append("  ")
@@ -52,7 +110,7 @@ def _message(out: Text, m: ThreadMessage, unfold: bool) -> None:
             j += 1
         if unfold:
             for line in m.lines[i:j]:
-                out.append(inert(line) + "\n", style="dim")
+                out.append_quote(line)
         else:
             out.append(f"  ┆ {j - i} quoted line{'s' if j - i > 1 else ''} (z unfolds)\n",
                        style="dim italic")
@@ -60,8 +118,8 @@ def _message(out: Text, m: ThreadMessage, unfold: bool) -> None:
     out.append("\n")
 
 
-def diff_renderable(detail: SeriesDetail) -> RenderableType:
-    """The diffs of the series' own patches, highlighted (pygments' diff lexer: text in,
+def diff_renderable(detail: Shown) -> RenderableType:
+    """The diffs of the messages' own patches, highlighted (pygments' diff lexer: text in,
     colours out, no markup read)."""
     parts: list[RenderableType] = []
     for m in detail.messages:
@@ -77,39 +135,70 @@ def diff_renderable(detail: SeriesDetail) -> RenderableType:
         parts.append(Text(""))
     if not parts:
         return Text("This series carries no diff of its own (a pull request, or its patches "
-                    "are not stored).", style="dim")
+                    "are not stored)." if isinstance(detail, SeriesDetail) else
+                    "No diff: neither this mail nor the stored mail it answers carries one.",
+                    style="dim")
     return Group(*parts)
 
 
-CLAIM_COLUMNS = ("metric", "condition", "before → after", "change", "stated", "agrees", "verdict")
+# What a claim says first, so that it shows in a narrow pane (120 columns leave the tab 55):
+# which metric, by how much, and whether the simulator agrees; then what the figures are and
+# where; the long ones are capped.
+CLAIM_COLUMNS = ("metric", "change", "verdict", "condition", "before → after", "stated",
+                 "agrees", "simulated")
 _DIRECTION = {"improvement": "green", "regression": "red"}
 
 
 def claim_cells(c: dict[str, Any]) -> tuple[Text, ...]:
     style = _DIRECTION.get(c.get("direction") or "", "")
-    status = (c.get("verdict") or {}).get("status") or ""
+    verdict = c.get("verdict") or {}
+    status = verdict.get("status") or ""
     return (
-        Text(one_line(c["metric"])),
-        Text(one_line(condition_text(c), 30)),
-        Text(one_line(before_after(c), 40), style=style),
+        Text(one_line(c["metric"], 16)),
         Text(percent(c.get("change_pct")), style=style),
+        Text(status.replace("_", " "), style=VERDICT_STYLE.get(status, "")),
+        Text(one_line(condition_text(c), 24)),
+        Text(one_line(before_after(c), 32), style=style),
         Text(percent(c.get("stated_change_pct"))),
         Text(agreement(c), style="red" if c.get("consistent") is False else ""),
-        Text(one_line(verdict_text(c), 40), style=VERDICT_STYLE.get(status, "")),
+        Text(one_line(_simulated(c), 32), style="dim"),
     )
 
 
-def summary_text(detail: SeriesDetail) -> Text:
-    """The series' heading lines above the tabs."""
+def _simulated(claim: dict[str, Any]) -> str:
+    """What the model gave besides the status, `predicted +14.8 %` or `band +3 … +827 %`:
+    the verdict column holds the status alone, so that it fits."""
+    return verdict_text(claim).partition(" (")[2].removesuffix(")")
+
+
+def summary_text(detail: Shown) -> Text:
+    """The heading lines above the tabs: the series', or the mail's."""
+    if isinstance(detail, MailDetail):
+        return _mail_summary(detail)
     s = detail.series
     text = Text(one_line(s["name"], 120) + "\n", style="bold")
     text.append(one_line(f"v{s['version']} · {s.get('tree') or 'no tree'} · "
                          f"{s.get('author') or '?'} · {(s.get('date') or '')[:10]} · "
-                         f"{len(detail.claims)} claims"), style="dim")
+                         f"{_claims(len(detail.claims))}"), style="dim")
     people = trailer_people(s)
     if people:
         text.append("\n" + one_line("; ".join(f"{k}: {p}" for k, p in people[:4]), 160))
     return text
+
+
+def _mail_summary(detail: MailDetail) -> Text:
+    m = detail.mail
+    text = Text(one_line(m.subject or "(no subject)", 120) + "\n", style="bold")
+    text.append(one_line(f"{m.kind or 'mail'} in no stored series · {m.sender or '?'} · "
+                         f"{m.date[:10]} · {_claims(len(detail.claims))}"), style="dim")
+    answered = [x for x in detail.messages if x.role == "earlier" and not x.problem]
+    if answered:
+        text.append("\n" + one_line(f"in the thread of: {answered[-1].subject}", 160))
+    return text
+
+
+def _claims(n: int) -> str:
+    return f"{n} claim{'' if n == 1 else 's'}"
 
 
 def verdict_line(verdict: dict[str, Any] | None) -> Text:

@@ -4,6 +4,7 @@ cursor reaches the end."""
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass, replace
 
 from rich.text import Text
@@ -44,78 +45,50 @@ class ListFilter:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-def _cell(value: object, width: int | None = None, style: str = "") -> Text:
+def cell(value: object, width: int | None = None, style: str = "") -> Text:
     # Text, never a str: DataTable reads a str cell as markup
     return Text(one_line(None if value is None else str(value), width), style=style, no_wrap=True)
 
 
+# The name is the last column and takes what the others leave of the list's width: the date,
+# the claims and the largest change are all the list shows besides (the tree and the
+# version are in the heading above the tabs, and the tree in the status line when it
+# filters). Each column costs its width and two of padding: with the tree and the version
+# too, a 120-column terminal showed 6 characters of the name.
+COLUMNS = (("date", 10), ("claims", 6), ("change", 7), ("series", 80))
+
+
 def row_cells(row: SeriesRow) -> tuple[Text, ...]:
     effect = "" if row.effect is None else f"{row.effect:.1f} %"
+    name = Text(f"v{row.version} ", style="dim") if row.version > 1 else Text()
+    name.append_text(cell(row.name, 80, "bold" if row.claims else ""))
     return (
-        _cell((row.date_utc or "")[:10], style="dim"),
-        _cell(row.tree or "-", 10),
-        _cell(f"v{row.version}"),
-        _cell(row.claims or "", style="cyan"),
-        _cell(effect, style="green" if row.effect else ""),
-        _cell(row.name, 80, "bold" if row.claims else ""),
+        cell((row.date_utc or "")[:10], style="dim"),
+        cell(row.claims or "", style="cyan"),
+        cell(effect, style="green" if row.effect else ""),
+        name,
     )
 
 
-class SeriesList(DataTable[Text]):
-    """Series rows keyed by series id, read a page at a time: as the cursor nears the end,
-    as the view is scrolled near it, and all at once for End."""
+class PagedList(DataTable[Text]):
+    """A list shown a page of rows at a time: the next page is added as the cursor nears the
+    end, as the view is scrolled near it, and every page for End. Rows are keyed by what
+    the detail pane shows for them."""
 
     BINDINGS = [
         Binding("end,ctrl+end", "scroll_bottom", "Last", show=False),
         Binding("home,ctrl+home", "scroll_top", "First", show=False),
     ]
 
-    def __init__(self, store: Store, **kwargs: object) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)  # type: ignore[arg-type]
-        self.store = store
         self.filter = ListFilter()
         self.total = 0
-        self._last: SeriesRow | None = None  # the last row read: the next page follows it
         self._done = False
 
-    def on_mount(self) -> None:
-        for label, width in (("date", 10), ("tree", 10), ("v", 3), ("claims", 6),
-                             ("change", 8), ("series", 80)):
-            self.add_column(label, width=width, key=label)
-        self.reload()
-
-    def reload(self, new_filter: ListFilter | None = None) -> None:
-        """Read the list again from its first page (a new filter, or new mail)."""
-        if new_filter is not None:
-            self.filter = new_filter
-        keep = self.current_id()
-        self.clear()
-        self._last, self._done = None, False
-        f = self.filter
-        self.total = self.store.series_count(search=f.search or None, tree=f.tree,
-                                             has_claims=f.has_claims, verdict=f.verdict)
-        self.load_page()
-        if keep is not None and keep in self.rows:
-            self.move_cursor(row=self.get_row_index(keep))
-
+    @abstractmethod
     def load_page(self) -> int:
         """Append the next page; how many rows came."""
-        if self._done:
-            return 0
-        f = self.filter
-        rows = self.store.series_page(search=f.search or None, tree=f.tree,
-                                      has_claims=f.has_claims, verdict=f.verdict, sort=f.sort,
-                                      after=self._last, limit=PAGE)
-        added = 0
-        for row in rows:
-            # a series rebuilt meanwhile with another date can come round again
-            if row.id not in self.rows:
-                self.add_row(*row_cells(row), key=row.id)
-                added += 1
-        if rows:
-            self._last = rows[-1]
-        self._done = len(rows) < PAGE
-        return added
 
     def current_id(self) -> str | None:
         if not self.row_count:
@@ -137,7 +110,53 @@ class SeriesList(DataTable[Text]):
             self.load_page()
 
     def action_scroll_bottom(self) -> None:
-        """The last series: every page read first (16,000 series in about 1.5 s)."""
+        """The last row: every page added first (16,000 series in about 1.5 s)."""
         while not self._done:
             self.load_page()
         super().action_scroll_bottom()
+
+
+class SeriesList(PagedList):
+    """Series rows keyed by series id, each page one indexed query of the store."""
+
+    def __init__(self, store: Store, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.store = store
+        self._last: SeriesRow | None = None  # the last row read: the next page follows it
+
+    def on_mount(self) -> None:
+        for label, width in COLUMNS:
+            self.add_column(label, width=width, key=label)
+        self.reload()
+
+    def reload(self, new_filter: ListFilter | None = None) -> None:
+        """Read the list again from its first page (a new filter, or new mail)."""
+        if new_filter is not None:
+            self.filter = new_filter
+        keep = self.current_id()
+        self.clear()
+        self._last, self._done = None, False
+        f = self.filter
+        self.total = self.store.series_count(search=f.search or None, tree=f.tree,
+                                             has_claims=f.has_claims, verdict=f.verdict)
+        self.load_page()
+        if keep is not None and keep in self.rows:
+            self.move_cursor(row=self.get_row_index(keep))
+
+    def load_page(self) -> int:
+        if self._done:
+            return 0
+        f = self.filter
+        rows = self.store.series_page(search=f.search or None, tree=f.tree,
+                                      has_claims=f.has_claims, verdict=f.verdict, sort=f.sort,
+                                      after=self._last, limit=PAGE)
+        added = 0
+        for row in rows:
+            # a series rebuilt meanwhile with another date can come round again
+            if row.id not in self.rows:
+                self.add_row(*row_cells(row), key=row.id)
+                added += 1
+        if rows:
+            self._last = rows[-1]
+        self._done = len(rows) < PAGE
+        return added

@@ -12,7 +12,6 @@ the page asked the network for nothing. Prints the figures; exits 1 when a check
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,37 +19,17 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+from browser import blue_pixels, find_chromium, network_lines, run_browser  # noqa: E402
+
 PATCHPERF = Path(sys.executable).with_name("patchperf")
-# As the machine notes say: without the background-networking flags Chromium tries Google's
-# hosts at start, which this closed network refuses.
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars"]
-PLOT_BLUE = (0x25, 0x63, 0xEB)  # reports/plots.py: the `after` curves
 
 
 def chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        if found := shutil.which(name):
-            return found
-    sys.exit("html-check: no chromium (make html-check installs Debian's package)")
-
-
-def run_browser(browser: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([browser, *FLAGS, f"--user-data-dir={profile}", *args],
-                          capture_output=True, text=True, timeout=120)
-
-
-def blue_pixels(png: Path) -> tuple[int, float]:
-    """Pixels of the plots' blue, and the share of the page that is not white."""
-    from PIL import Image  # Pillow: installed with matplotlib
-
-    with Image.open(png) as image:
-        data = image.convert("RGB").tobytes()
-    pixels = list(zip(data[0::3], data[1::3], data[2::3], strict=True))
-    blue = sum(1 for p in pixels if all(abs(a - b) <= 24 for a, b in zip(p, PLOT_BLUE, strict=True)))
-    inked = sum(1 for p in pixels if min(p) < 235)
-    return blue, inked / len(pixels)
+    found = find_chromium()
+    if found is None:
+        sys.exit("html-check: no chromium (make html-check installs Debian's package)")
+    return found
 
 
 def main() -> int:
@@ -77,7 +56,7 @@ def main() -> int:
         browsed = time.perf_counter() - started
     tables, svgs, paths = dom.count("<table"), dom.count("<svg"), dom.count("<path")
     blue, inked = blue_pixels(png) if png.exists() else (0, 0.0)
-    requests = [line for line in shot.stderr.splitlines() if "net::" in line or "http" in line]
+    requests = network_lines(shot.stderr)
     checks = [
         ("report written", f"{html.stat().st_size / 1024:.0f} KiB in {written:.2f} s", True),
         ("tables in the browser's DOM", str(tables), tables >= 4),

@@ -19,7 +19,7 @@ from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities as _find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
 from analyze.claims.shell.commands import TOOLS, find_commands
-from analyze.claims.shell.conditions import label_condition
+from analyze.claims.shell.conditions import counted_condition, label_condition
 from analyze.claims.tables.read import MAX_ROWS, ShellContext
 from analyze.claims.tables.roles import (
     BASELINE,
@@ -643,6 +643,19 @@ def _one_line(line: str, i: int) -> Measurement | None:
     )
 
 
+# a count written after the pair: `(10.4 Mpps -> 11.6 Mpps at 8 threads)`
+_COUNT_AFTER = re.compile(r"\s*(?:[A-Za-z/.]+\s+)?,?\s*(?:at|with|using|on|for|across)\s+"
+                          r"(\d[\d,]*\s+[A-Za-z][A-Za-z -]{0,24}?)\s*(?:[).;,]|$)")
+
+
+def _condition_after(rest: str) -> tuple[tuple[str, str], ...]:
+    """The condition a pair's own words give after it, when they count something this
+    module knows as one (threads, queues, flows...): `at 8 threads` → threads=8."""
+    m = _COUNT_AFTER.match(rest)
+    found = counted_condition(m.group(1).replace(",", "")) if m else None
+    return (found,) if found else ()
+
+
 def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     """`tcp_rr: 512k -> 578k trans/s`, `4 threads: 3.1 Mpps -> 4.0 Mpps`, `X => Y`, `X → Y`.
 
@@ -669,7 +682,7 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     if not (bq.canonical_unit or pq.canonical_unit):
         # `512k -> 578k trans/s`: the unit written after the figures
         unit = unit_in_text(line[pq.end:pq.end + 40]) or unit
-    condition = label_condition(label)
+    condition = label_condition(label) or _condition_after(line[pq.end:])
     context = label
     if not (unit or _MEASURE.search(label)):
         if not caption or (label and not condition):

@@ -222,6 +222,30 @@ def _label(doc: Any, span: Any, q: Quantity, text: str) -> tuple[str, str | None
     return ("SETUP" if _is_setup(doc, span) else "VAL"), None
 
 
+# the words a condition follows: "with 8 RX queues", "at 4 threads"
+_CONDITION_BEFORE = frozenset({"with", "at", "using", "on", "for", "across"})
+
+
+def _elided(doc: Any, span: Any, q: Quantity,
+            before: Sequence[tuple[Any, int, Quantity, str, str | None]]) -> tuple[str, str] | None:
+    """A bare count that repeats an earlier condition with its noun left out: "... with 8
+    RX queues, and from 9.6 Mpps to 11.0 Mpps with 16." — the 16 is queues too. Only a
+    number with no unit, after the same word as the earlier condition ("with"), and closing
+    its clause."""
+    if q.kind != "number" or q.unit or span.start == 0:
+        return None
+    word = doc[span.start - 1].lower_
+    if word not in _CONDITION_BEFORE:
+        return None
+    if span.end < len(doc) and not (doc[span.end].is_punct or doc[span.end].lower_ in ("and", "or")):
+        return None
+    for other, _, _, label, condition in reversed(before):
+        if label == "COND" and condition and other.start > 0 \
+                and doc[other.start - 1].lower_ == word:
+            return "COND", condition
+    return None
+
+
 # --- reading one sentence -----------------------------------------------------------------
 
 
@@ -270,6 +294,8 @@ def figures_of(nlp: Any, text: str, quantities: Sequence[Quantity]
             continue  # figures that share a token: keep the first
         taken = span.end
         label, condition = _label(doc, span, q, text)
+        if label == "VAL":
+            label, condition = _elided(doc, span, q, chosen) or (label, condition)
         chosen.append((span, position, q, label, condition))
     doc.ents = [Span(doc, span.start, span.end, label=label) for span, _, _, label, _ in chosen]
     # The spans are disjoint and in order, so a figure's merged token sits where its span
@@ -430,7 +456,7 @@ def read_shape(text: str, quantities: Sequence[Quantity]) -> Reading:
     for base, patched, start, end in sorted(found.pairs, key=lambda p: p[2]):
         note = _stated_near(doc, figures, found.stated, start, end, found.used)
         pairs.append(PairRef(figures[base].position, figures[patched].position, note,
-                             _conditions(figures, start)))
+                             _conditions(figures, start, end)))
     # "~1% worse, which is in the noise": the mail says the change is none
     noise = bool(NOISE.search(text))
     changes = tuple(
@@ -529,13 +555,16 @@ def _stated_near(doc: Any, figures: dict[int, _Figure], stated: list[_Stated], s
     return None
 
 
-def _conditions(figures: dict[int, _Figure], near: int) -> Conditions:
-    """What the figures were measured under: the condition of each kind nearest the claim."""
+def _conditions(figures: dict[int, _Figure], near: int, end: int | None = None) -> Conditions:
+    """What the figures were measured under: the condition of each kind nearest the claim
+    (tokens near..end; a condition after it counts from its end, so "from 5.1 to 7.9 Mpps
+    with 8 RX queues, and from 9.6 to 11.0 Mpps with 16" gives each pair its own)."""
+    last = near if end is None else max(near, end - 1)
     best: dict[str, tuple[int, int]] = {}
     for fig in figures.values():
         if fig.condition is None:
             continue
-        distance = abs(fig.token - near)
+        distance = near - fig.token if fig.token < near else max(0, fig.token - last)
         if fig.condition not in best or distance < best[fig.condition][0]:
             best[fig.condition] = (distance, fig.position)
     return tuple((key, position) for key, (_, position) in best.items())
