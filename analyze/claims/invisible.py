@@ -29,4 +29,6 @@ _HIDDEN = re.compile(f"[{FORMAT}]+|(?<=[0-9])[{_COMBINING}]+")
 
 def visible(line: str) -> str:
     """The line without format characters and without the combining marks on its digits."""
+    if line.isascii():  # (most lines: no format or combining character can be there)
+        return line
     return _HIDDEN.sub("", line) if _HIDDEN.search(line) else line
