@@ -60,6 +60,12 @@ def peer_dir() -> Path:
     return _require_shared("peer")
 
 
+@pytest.fixture
+def real_dir() -> Path:
+    """The annotated real posts, in ../shared beside the clone."""
+    return _require_shared("corpus") / "real"
+
+
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path_factory, monkeypatch):
     """Keep every test away from the user's store and config, and off the network."""
