@@ -82,8 +82,20 @@ def test_the_older_wording_and_an_improvement() -> None:
                                                           None)
 
 
+def test_the_robots_text_forwarded_by_a_person() -> None:
+    """smatch's warnings reach the list as the robot's text sent by their maintainer."""
+    body = ("Hi Ana,\n\nkernel test robot noticed the following build warnings:\n\n"
+            "url:    https://github.com/intel-lab-lkp/linux/commits/A/x/20261129-101010\n"
+            "base:   https://git.kernel.org/pub/scm/linux/kernel/git/netdev/net-next.git main\n"
+            "patch link:    https://lore.kernel.org/r/20261128101010.4242-2-ana.lopes%40example.org\n")
+    r = read_robot_report(parse_message(_mail(body, sender="Dan Checker <dan@example.org>")))
+    assert r is not None and (r.kind, r.patch_link) == (
+        "build", "20261128101010.4242-2-ana.lopes@example.org")
+
+
 @pytest.mark.parametrize(("sender", "body"), [
-    ("Ana Lopes <ana.lopes@example.org>", REPORT),  # someone else's mail saying the words
+    ("Ana Lopes <ana.lopes@example.org>", REPORT.replace("kernel test robot noticed", "FYI, we noticed")),
+    ("Ana Lopes <ana.lopes@example.org>", "Fix the leak, as the kernel test robot noticed.\n"),
     ("kernel test robot <oliver.sang@intel.com>", "> " + REPORT.replace("\n", "\n> ")),  # quoted
     ("kernel test robot <lkp@intel.com>", "Hi,\n\nThanks for the patch.\n"),
 ])

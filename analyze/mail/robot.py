@@ -1,7 +1,9 @@
 """The kernel test robot's reports (LKP / 0-DAY CI), read as what they are: which commit the
 robot tested, where that commit came from, and what it found.
 
-A report is the robot's own mail, unquoted (a reply quoting one is a reply). Its shapes:
+A report is the robot's text, unquoted (a reply quoting one is a reply), in the robot's own
+mail or forwarded by a person with its fields (smatch's warnings come from their
+maintainer). Its shapes:
 
     kernel test robot noticed a -51.1% regression of fio.read_bw_MBps on:
     commit: 8cf0c459993ee2911f4f01fba21b1987b102c887 ("io_uring/rw: Allocate async data ...")
@@ -29,6 +31,7 @@ from analyze.model import Message
 # LKP addresses, and the words it opens with
 _SENDER = re.compile(r"\btest robot\b|\blkp@intel\.com\b", re.I)
 _NOTICED = re.compile(r"^\s*(?:kernel test robot|FYI, we|we) noticed\b", re.I)
+_ROBOT_WORDS = re.compile(r"^\s*kernel test robot noticed\b", re.I)
 _PERF = re.compile(r"noticed an? ([-+]?\d+(?:\.\d+)?)% (improvement|regression) of (\S+?)"
                    r"(?:\s+(?:on|due to)\b|:|$)", re.I)
 _BUILD = re.compile(r"noticed the following build (?:errors|warnings)", re.I)
@@ -65,15 +68,19 @@ class RobotReport:
 
 def read_robot_report(message: Message) -> RobotReport | None:
     """The report this mail is, or None when it is not the robot's report."""
-    sender = f"{message.from_name} <{message.from_addr}>"
-    if not _SENDER.search(sender):
-        return None
     lines = [line for line, depth in zip(message.body.lines[:_HEAD_LINES * 4],
                                          message.body.depths, strict=False) if depth == 0]
     opening = next((i for i, line in enumerate(lines[:_HEAD_LINES]) if _NOTICED.match(line)), None)
     if opening is None:
         return None
     head = lines[opening:opening + _HEAD_LINES]
+    # The robot's words may come from a person: smatch's reports are the robot's text sent
+    # by their maintainer. They count when the report's own fields follow; "we noticed"
+    # only from the robot itself.
+    robot_sender = bool(_SENDER.search(f"{message.from_name} <{message.from_addr}>"))
+    if not robot_sender and (not _ROBOT_WORDS.match(lines[opening])
+                             or not any(_COMMIT.match(x) or _PATCH_LINK.match(x) for x in head)):
+        return None
     said = " ".join(head[:3])  # (the headline may wrap: "... due to\ncommit:")
     perf = _PERF.search(said)
     kind = "performance" if perf else "build" if _BUILD.search(said) else "failure"
