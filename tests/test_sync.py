@@ -187,3 +187,21 @@ def test_a_run_stops_at_its_requests_and_the_next_goes_on(db, cli, archive: Arch
         runs += 1
     assert stored(db) == sorted(f"t{k}@x" for k in range(70))  # each once, none lost
     assert runs == 3
+
+
+@pytest.mark.parametrize("budget", [1, 2, 3])
+def test_a_budget_too_small_for_a_page_and_a_thread_asks_for_no_page(db, cli, archive: Archive,
+                                                                      monkeypatch: pytest.MonkeyPatch,
+                                                                      budget: int) -> None:
+    """With fewer than two requests left a page is not asked for at all (it could bring no
+    thread): a budget of 3 reads one page and two threads, and asks for no second page."""
+    monkeypatch.setenv("PATCHPERF_LIMIT_REQUESTS", str(budget))
+    for k in range(5):
+        archive.add(f"t{k}@x", k)
+    result = cli("sync", "lore:netdev", "--db", db, "--since", "2024-09-01")
+    assert result.code == 0, result.err
+    assert "stopped after the run's" in result.err
+    pages = [r for r in archive.requests if "new.atom" in r]
+    assert len(pages) == (0 if budget < 2 else 1)
+    assert len(archive.requests) == (0 if budget < 2 else budget)
+    assert len(stored(db)) == (0 if budget < 2 else budget - 1)

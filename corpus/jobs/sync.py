@@ -75,7 +75,8 @@ def sync_feed(store: Store, feed: Feed, client: PoliteClient, limits: Limits = D
     long_page = 0  # the longest page cut to `limits.feed_entries`, said once
     try:
         for _ in range(MAX_PAGES):
-            if (client.requests_left() or 2) < 2:  # not even a page and one thread
+            left = client.requests_left()
+            if left is not None and left < 2:  # not even a page and one thread
                 raise BudgetSpent(f"the run's {client.max_requests:,} requests are spent")
             entries = lore.new_since(after, frozenset(read_at))
             if not entries:
