@@ -193,6 +193,9 @@ class Claim:
     # the patched figure's unit when it is not the baseline's (`5 Mpps → 10 Gpps`): both
     # figures stay as written, `unit` is the baseline's
     patched_unit: str | None = None
+    # the benchmark the figures came from, folded to its family (`netperf`, `fio`), when the
+    # mail names it near them (analyze/claims/benchmark.py)
+    benchmark: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,10 @@ import math
 from datetime import datetime
 from typing import Any
 
+from .claims.benchmark import family
+from .mail.applied import applied_commits
+from .mail.changelog import changelog_lines
+from .mail.robot import RobotReport, read_robot_report
 from .model import (
     Body,
     Claim,
@@ -88,7 +92,7 @@ def trailer_to_dict(trailer: Trailer) -> dict[str, Any]:
 
 def message_to_dict(message: Message) -> dict[str, Any]:
     """The `message` object of the JSON contract, plus a few fields of our own."""
-    return {
+    doc: dict[str, Any] = {
         "message_id": message.message_id,
         "key": message.key,
         "subject": message.subject.raw,
@@ -111,6 +115,44 @@ def message_to_dict(message: Message) -> dict[str, Any]:
         "content_hash": message.content_hash,
         "origin": message.origin,
     }
+    # Two fields only some mail has, left out of the rest (a million stored documents):
+    # the kernel test robot's report this mail is, and the commits an "applied" mail names.
+    # Series linking reads them (analyze/robot_series.py).
+    report = read_robot_report(message)
+    if report is not None:
+        doc["robot_report"] = robot_report_to_dict(report)
+    commits = applied_commits(message)
+    if commits:
+        doc["applied_commits"] = list(commits)
+    # and a cover's or a patch's version notes ("Changes in v3:"), which tell whether a
+    # figure that moved between versions was measured again (analyze/versions.py)
+    if message.kind in ("cover", "patch"):
+        notes = changelog_lines(message.body.lines, message.body.depths)
+        if notes:
+            doc["changelog"] = [[n.version, n.text] for n in notes]
+    return doc
+
+
+def robot_report_to_dict(report: RobotReport) -> dict[str, Any]:
+    """A message's `robot_report` object (docs/json.md): what the robot tested and found."""
+    return {
+        "kind": report.kind,
+        "commit": report.commit,
+        "commit_subject": report.commit_subject,
+        "patch_link": report.patch_link,
+        "testcase": report.testcase,
+        "machine": report.machine,
+        "family": family(report.family) if report.family else None,
+        "metric": report.metric,
+        "change_pct": report.change_pct,
+        "direction": report.direction,
+    }
+
+
+def robot_report_from_dict(key: str, d: dict[str, Any]) -> RobotReport:
+    return RobotReport(key, d["kind"], d.get("commit"), d.get("commit_subject"),
+                       d.get("patch_link"), d.get("testcase"), d.get("machine"),
+                       d.get("metric"), d.get("change_pct"), d.get("direction"))
 
 
 def series_to_dict(series: Series) -> dict[str, Any]:
@@ -188,6 +230,7 @@ def claim_to_dict(claim: Claim) -> dict[str, Any]:
         "consistent": claim.consistent,
         "direction": claim.direction,
         "condition": dict(claim.condition),
+        "benchmark": claim.benchmark,
         "source": claim.source,
         "quote": claim.quote,
         "line": claim.line,

@@ -8,13 +8,15 @@ Library functions over the store, so the TUI holds no SQL and no analysis of its
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from analyze.errors import BadInput
 from analyze.mail.message import parse_message
+from analyze.robot_series import Disagreement, disagreements
 
+from .query import version_tracks
 from .records import fold
 from .store import Store
 
@@ -40,6 +42,12 @@ class SeriesDetail:
     series: dict[str, Any]
     messages: tuple[ThreadMessage, ...]
     claims: tuple[dict[str, Any], ...]  # with `scenario_id` and `verdict` when judged before
+    # the kernel test robot's reports linked to the series (its `robot_reports`), and where
+    # their findings and the series' own claims point opposite ways; the findings are the
+    # robot's, so they are not among `claims` (which the Scenario tab simulates)
+    robot: tuple[dict[str, Any], ...] = ()
+    disagreements: tuple[Disagreement, ...] = ()
+    tracks: tuple[dict[str, Any], ...] = ()  # its claims followed across its versions
 
     @property
     def ident(self) -> str:
@@ -84,7 +92,40 @@ def series_detail(store: Store, series_id: str) -> SeriesDetail | None:
         [("patch", k) for k in series.get("patches", [])] + \
         [("reply", k) for k in series.get("replies", [])]
     messages = [m for m in (_read(store, role, key) for role, key in roles) if m is not None]
-    return SeriesDetail(series, tuple(messages), _claims(store, [key for _, key in roles]))
+    robot = tuple(series.get("robot_reports") or ())
+    claims = own_claims(_claims(store, [key for _, key in roles]), robot)
+    version_tracks(store, [series])  # its claims across its stored versions, as reports show
+    return SeriesDetail(series, tuple(messages), claims, robot,
+                        tuple(disagreements(claims, robot)),
+                        tuple(series.get("version_tracks") or ()))
+
+
+def own_claims(claims: Iterable[dict[str, Any]], robot: Iterable[Mapping[str, Any]]
+               ) -> tuple[dict[str, Any], ...]:
+    """The series' claims without the robot's findings: a report answering a patch is among
+    the series' replies, and its table is read as claims like any other mail's."""
+    reports = {str(k) for r in robot for k in (r.get("message_id"), r.get("key")) if k}
+    return tuple(c for c in claims if c.get("found_in") not in reports)
+
+
+def disagreeing_series(store: Store) -> frozenset[str]:
+    """The ids of the series whose own claims a linked robot report measured the opposite
+    of. Only series with a linked report are read: few, beside the store's series."""
+    ids = list(dict.fromkeys(str(r["series_id"]) for r in store.robot_reports(linked=True)))
+    found = store.load_series(ids) if ids else []
+    members = {s["id"]: set(_member_keys(s)) for s in found}
+    claims = store.claim_docs(keys=[k for keys in members.values() for k in keys]) if found else []
+    out = set()
+    for series in found:
+        robot = series.get("robot_reports") or ()
+        if robot and disagreements(own_claims(_of(claims, members[series["id"]]), robot), robot):
+            out.add(series["id"])
+    return frozenset(out)
+
+
+def _of(claims: Sequence[dict[str, Any]], keys: set[str]) -> list[dict[str, Any]]:
+    """The claims read from, or first written in, one of these messages."""
+    return [c for c in claims if c.get("message_id") in keys or c.get("found_in") in keys]
 
 
 def other_mail(store: Store) -> list[MailRow]:

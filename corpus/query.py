@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from analyze.versions import attach_tracks, changelog_of
+
 from .store import Store
 
 
@@ -35,7 +37,54 @@ def select_document(
         claims = store.claim_docs()
     else:
         claims = store.claim_docs(keys=[m["key"] for m in messages])
-    return {"messages": messages, "series": series, "claims": claims}
+    version_tracks(store, series)
+    out: dict[str, list[dict[str, Any]]] = {"messages": messages, "series": series,
+                                            "claims": claims}
+    if ident is None and tree is None and author is None:
+        # the robot's reports no series was found for, of the window (linked ones ride on
+        # their series)
+        unlinked = [r for r in store.robot_reports(linked=False) if _after(r.get("date"), since)]
+        if unlinked:
+            out["unlinked_robot_reports"] = unlinked
+    return out
+
+
+_LONGEST_CHAIN = 64  # versions followed back from a series (v64 is far past any real series)
+
+
+def version_tracks(store: Store, series: list[dict[str, Any]]) -> None:
+    """Give each shown series that follows earlier versions (and that no shown series
+    replaces) its `version_tracks`: its claims followed back through the stored versions.
+    Done when a report is made, from what is stored then, for the series it shows."""
+    shown = {s["id"] for s in series}
+    replaced = {s.get("previous_version") for s in series}
+    tips = [s for s in series if s.get("previous_version") and s["id"] not in replaced]
+    if not tips:
+        return
+    chains: dict[str, dict[str, Any]] = {s["id"]: s for s in series}
+    wanted = [s["previous_version"] for s in tips if s["previous_version"] not in shown]
+    for _ in range(_LONGEST_CHAIN):
+        if not wanted:
+            break
+        found = store.load_series(wanted)
+        chains.update((f["id"], f) for f in found)
+        wanted = [p for f in found if (p := f.get("previous_version")) and p not in chains]
+    keys = list(dict.fromkeys(k for s in chains.values()
+                              for k in (s.get("cover"), *s.get("patches", [])) if k))
+    docs = (store.get_message_doc(k) for k in keys)
+    attach_tracks(tips, list(chains.values()), store.claim_docs(keys=keys),
+                  changelog_of(d for d in docs if d))
+
+
+def _after(date: object, since: datetime | None) -> bool:
+    if since is None:
+        return True
+    if not isinstance(date, str):
+        return False
+    try:
+        return datetime.fromisoformat(date) >= since
+    except (ValueError, TypeError):  # not a date; a date without its zone
+        return False
 
 
 def select_claims(

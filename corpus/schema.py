@@ -45,6 +45,8 @@ SERIES_STATS = """
                max(c.effect) AS effect
         FROM claims AS c
         JOIN series_members AS member ON member.message_key IN (c.origin, c.found_in)
+        -- the robot's findings on a series are not its claims (migration 9)
+        WHERE NOT EXISTS (SELECT 1 FROM robot_reports AS r WHERE r.message_key = c.found_in)
         GROUP BY member.series_id
     ) AS stats
     WHERE series.id = stats.series_id
@@ -246,6 +248,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         UPDATE claims SET effect = abs(coalesce(json_extract(doc, '$.change_pct'),
                                                 json_extract(doc, '$.stated_change_pct')))
         """,
+    ),
+    (
+        # 9: the kernel test robot's reports (issue 23), each with the series it was linked
+        # to (series_id, rule) or why none was (reason), redone with every series rebuild.
+        # Keyed by the report's message key, not its row: a rebuild rewrites them all.
+        """
+        CREATE TABLE robot_reports (
+            message_key TEXT PRIMARY KEY,
+            series_id TEXT,
+            rule TEXT,
+            reason TEXT NOT NULL,
+            date_utc TEXT,
+            doc TEXT NOT NULL
+        ) STRICT
+        """,
+        "CREATE INDEX robot_reports_series_id ON robot_reports(series_id)",
     ),
 )
 

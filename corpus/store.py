@@ -594,6 +594,35 @@ class Store:
             members,
         )
 
+    # -- the kernel test robot's reports (issue 23) ------------------------------------------
+
+    def save_robot_reports(self, items: Iterable[tuple[str, str | None, str | None, str,
+                                                       Mapping[str, Any]]]) -> int:
+        """Replace every stored robot report: (message key, series id, rule, reason, the
+        report's object) each. They are linked again with every series rebuild, so the
+        whole set is written at once; save them before the series (SERIES_STATS leaves
+        the robot's findings out of a series' claims)."""
+        rows = [(key, sid, rule, reason,
+                 _utc_of_iso(doc["date"]) if doc.get("date") else None, _compact_json(doc))
+                for key, sid, rule, reason, doc in items]
+        with self._write(), self._guard():
+            self._conn.execute("DELETE FROM robot_reports")
+            self._conn.executemany(
+                "INSERT INTO robot_reports (message_key, series_id, rule, reason, date_utc, doc)"
+                " VALUES (?, ?, ?, ?, ?, ?)", rows)
+        self._tick(max(len(rows), 1))
+        return len(rows)
+
+    def robot_reports(self, *, linked: bool | None = None) -> list[dict[str, Any]]:
+        """The stored robot reports, oldest first, each with its `series_id` (None when no
+        series was found): all of them, or only the linked (True) or unlinked (False)."""
+        where = {None: "TRUE", True: "series_id IS NOT NULL", False: "series_id IS NULL"}[linked]
+        with self._guard():
+            rows = self._conn.execute(
+                f"SELECT message_key, series_id, doc FROM robot_reports WHERE {where}"
+                " ORDER BY date_utc NULLS FIRST, message_key").fetchall()
+        return [{"key": key, "series_id": sid, **json.loads(doc)} for key, sid, doc in rows]
+
     def load_series(self, ids: Sequence[str]) -> list[dict[str, Any]]:
         """The series with these ids that are stored, in the order asked."""
         found: dict[str, dict[str, Any]] = {}
@@ -842,9 +871,16 @@ class Store:
                 " JOIN messages m ON m.id = c.found_row"
             ):
                 claims.setdefault(key, {})[cid] = json.loads(doc)
+            robot = {
+                key: {"series_id": sid, "rule": rule, "reason": reason, "date_utc": utc,
+                      "doc": json.loads(doc)}
+                for key, sid, rule, reason, utc, doc in conn.execute(
+                    "SELECT message_key, series_id, rule, reason, date_utc, doc FROM robot_reports")
+            }
             version = schema.stored_version(conn)
         return {"schema_version": version, "messages": messages, "analyses": analyses,
-                "series": series, "rejections": rejections, "claims": claims}
+                "series": series, "rejections": rejections, "claims": claims,
+                "robot_reports": robot}
 
     def _row_for(self, key: str, columns: str, *, join_analysis: bool = False) -> Any:
         join = " JOIN analyses a ON a.message_row = m.id" if join_analysis else ""

@@ -271,19 +271,22 @@ def analyze(ctx: click.Context, paths: tuple[str, ...], all_: bool, fmt: str,
 @click.option("--author", default=None, help="Only series whose author's From contains this text.")
 @click.option("--verdict", "verdict_filter", type=click.Choice([s.value for s in Status]), multiple=True,
               help="Only series with a claim judged so (repeatable; implies --verdicts).")
+@click.option("--disagree", is_flag=True,
+              help="Only series the kernel test robot contradicts: a claimed improvement it "
+                   "measured as a regression in the same benchmark family, or the reverse.")
 @format_option()
 @output_option
 @click.option("--verdicts/--no-verdicts", default=None, help="Build and judge each shown claim's scenario (5-300 ms a claim series); html does unless --no-verdicts.")
 @global_options
 @click.pass_context
 def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
-           tree: str | None, author: str | None, verdict_filter: tuple[str, ...], fmt: str,
-           output: str | None, verdicts: bool | None) -> None:
+           tree: str | None, author: str | None, verdict_filter: tuple[str, ...], disagree: bool,
+           fmt: str, output: str | None, verdicts: bool | None) -> None:
     """Series from the store with their claims, largest claimed change first (default: the
     last 7 days)."""
     from corpus.query import select_document
 
-    from .view import build_view, keep_verdict, view_document
+    from .view import build_view, keep_disagreeing, keep_verdict, view_document
 
     if sum(map(bool, (ident, all_, since))) > 1:
         raise click.UsageError("give one of SERIES_ID|MESSAGE_ID, --all, --since")
@@ -314,6 +317,8 @@ def report(ctx: click.Context, ident: str | None, all_: bool, since: str | None,
     view = build_view(doc)
     if verdict_filter:
         view = keep_verdict(view, verdict_filter)
+    if disagree:
+        view = keep_disagreeing(view)
     # the series ranked as every format shows them
     emit(view_document(view), fmt, output, runs=judged.runs, view=view,
           title=f"patchperf report: {what}")

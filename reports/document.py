@@ -12,8 +12,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from analyze.model import Analysis
+from analyze.robot_series import (
+    by_series,
+    disagreement_to_dict,
+    disagreements,
+    link_documents,
+    series_claims,
+)
 from analyze.serialize import claim_to_dict, message_to_dict, series_to_dict
 from analyze.sim.status import Status
+from analyze.versions import attach_tracks, changelog_of
 
 Document = dict[str, list[dict[str, Any]]]
 
@@ -34,11 +42,23 @@ def analysis_document(analysis: Analysis,
         if claim.id in judged:
             doc["scenario_id"], doc["verdict"] = judged[claim.id]
         claims.append(doc)
-    return {
-        "messages": [message_to_dict(m) for m in analysis.messages],
-        "series": [series_to_dict(s) for s in analysis.series],
-        "claims": claims,
-    }
+    messages = [message_to_dict(m) for m in analysis.messages]
+    series = [series_to_dict(s) for s in analysis.series]
+    linked = link_documents(analysis.series, messages, claims)
+    robot = by_series(linked)
+    robot_keys = {one.key for one in linked}
+    for doc in series:
+        if doc["id"] in robot:
+            doc["robot_reports"] = robot[doc["id"]]
+            found = disagreements(series_claims(doc, claims, robot_keys), robot[doc["id"]])
+            if found:
+                doc["robot_disagreements"] = [disagreement_to_dict(d) for d in found]
+    attach_tracks(series, series, claims, changelog_of(messages))
+    out: Document = {"messages": messages, "series": series, "claims": claims}
+    unlinked = [one.entry for one in linked if one.link.series is None]
+    if unlinked:
+        out["unlinked_robot_reports"] = unlinked
+    return out
 
 
 def trailer_counts(series: dict[str, Any]) -> Counter[str]:

@@ -27,8 +27,10 @@ from .document import (
 )
 from .links import lore_url
 from .plots import Curve, Line, curve_svg, numeric
+from .robot import RobotRow, disagreement_text, robot_rows
 from .safe import one_line
 from .simulation import simulation_document
+from .tracks import point_texts, track_title
 from .view import ReportView, SeriesView, build_view, series_heading, trailer_people
 
 Runs = Mapping[str, tuple[Scenario, Verdict]]
@@ -114,12 +116,38 @@ def _message_row(m: dict[str, Any]) -> dict[str, str]:
             "from": m["from"], "diff": patch_summary(m)}
 
 
+# the classes a robot row's change may carry: the direction is read from the robot's mail,
+# so only the names the page styles reach its class attribute
+_DIRECTIONS = ("improvement", "regression")
+
+
+def _robot_row(r: RobotRow, reason: str = "") -> dict[str, Any]:
+    return {
+        "date": r.date, "report": r.report, "link": lore_url(r.report) or "", "rule": r.rule,
+        "test": r.test, "machine": r.machine, "measure": r.measure, "change": r.change,
+        "direction": r.direction if r.direction in _DIRECTIONS else "",
+        "finding": r.finding, "disagrees": r.disagrees, "reason": reason,
+    }
+
+
+def _unlinked_rows(reports: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The reports no series was found for, a row a finding, each with why none matched."""
+    reports = list(reports)
+    reasons = {str(r.get("message_id") or ""): str(r.get("reason") or "") for r in reports}
+    return [_robot_row(r, reasons.get(r.report, "")) for r in robot_rows(reports)]
+
+
 def _series_block(v: SeriesView, runs: Runs, numbers: Iterator[int]) -> dict[str, Any]:
     return {
         "name": v.series["name"], "heading": series_heading(v), "id": v.key,
         "files": list(v.files), "trailers": trailer_people(v.series),
         "effect": None if v.effect is None else f"{v.effect:.1f} %",
         "claims": [_claim_row(c) for c in v.claims],
+        "robot": [_robot_row(r) for r in robot_rows(v.robot, v.disagreements)],
+        # two findings of one report (a measure and its total) can oppose the same claim: one
+        # line says so
+        "disagreements": list(dict.fromkeys(disagreement_text(d) for d in v.disagreements)),
+        "tracks": [{"title": track_title(t), "points": point_texts(t)} for t in v.tracks],
         "messages": [_message_row(m) for m in v.messages],
         "plots": _plots(v.claims, runs, numbers),
     }
@@ -147,4 +175,5 @@ def render_html(doc: Document, runs: Runs | None = None, *, title: str = "patchp
         others=[_claim_row(c) for c in view.other_claims],
         lone=[_message_row(m) for m in view.other_messages],
         other_plots=_plots(view.other_claims, runs, numbers),
+        unlinked=_unlinked_rows(view.unlinked_robot),
     )

@@ -4,6 +4,8 @@ cannot inject links, HTML or table structure."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 from .document import (
     Document,
@@ -17,8 +19,10 @@ from .document import (
     verdict_text,
 )
 from .links import lore_url
+from .robot import disagreement_text, robot_rows
 from .safe import one_line
-from .view import ReportView, series_heading, trailer_people
+from .tracks import point_texts, track_title
+from .view import ReportView, SeriesView, build_view, series_heading, trailer_people
 
 # Every ASCII punctuation Markdown gives a meaning to, `&` included (an entity: `&rlm;`
 # would become a real right-to-left mark).
@@ -83,9 +87,57 @@ def render_markdown(doc: Document) -> str:
                 f"{md(verdict_text(claim))} | {_mail_link(claim)} |"
             )
         out.append("")
+    view = build_view(doc, rank="date")
+    for v in view.series:
+        if v.robot:
+            out += [f"## Kernel test robot on {md(v.series['name'], 80)} v{v.series['version']}", ""]
+            out += _robot_rows(v) + [""]
+        if v.tracks:
+            out += [f"## {md(v.series['name'], 80)} across versions", ""]
+            out += _track_rows(v.tracks) + [""]
+    out += _unlinked(view)
     if not out:
         out.append("Nothing to report.")
     return "\n".join(out) + "\n"
+
+
+def _robot_rows(v: SeriesView) -> list[str]:
+    """The robot's findings on a series, beside its claims; a finding that disagrees with a
+    claim says so in words (and what it disagrees with, below the table)."""
+    out = ["| date | report | rule | test | measure | change | finding | machine |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in robot_rows(v.robot, v.disagreements):
+        url = lore_url(r.report)
+        finding = f"**{md(r.finding)}**" if r.disagrees else md(r.finding)
+        out.append(f"| {r.date} | {f'[lore]({url})' if url else ''} | {md(r.rule)} | {md(r.test)} | "
+                   f"{md(r.measure)} | {r.change} | {finding} | {md(r.machine, 60)} |")
+    said = list(dict.fromkeys(disagreement_text(d) for d in v.disagreements))
+    if said:
+        out += [""] + [f"- ≠ {md(line)}" for line in said]
+    return out
+
+
+def _track_rows(tracks: Sequence[dict[str, Any]]) -> list[str]:
+    """One table row per claim and version; a flagged move in bold, with why."""
+    out = ["| claim | version | before → after | moved | note |", "|---|---|---|---|---|"]
+    for track in tracks:
+        for p in point_texts(track):
+            note = f"**flagged**: {md(p.note)}" if p.flagged else md(p.note, 120)
+            out.append(f"| {md(track_title(track), 60)} | {p.version} | {md(p.figures)} | "
+                       f"{p.moved} | {note} |")
+    return out
+
+
+def _unlinked(view: ReportView) -> list[str]:
+    if not view.unlinked_robot:
+        return []
+    out = ["### Kernel test robot reports linked to no series", "", "| date | report | why |",
+           "|---|---|---|"]
+    for r in view.unlinked_robot:
+        url = lore_url(str(r.get("message_id") or ""))
+        out.append(f"| {str(r.get('date') or '')[:10]} | {f'[lore]({url})' if url else ''} | "
+                   f"{md(r.get('reason'), 160)} |")
+    return out + [""]
 
 
 def _claims_rows(claims: list[dict[str, object]] | tuple[dict[str, object], ...]) -> list[str]:
@@ -123,6 +175,10 @@ def render_report_markdown(view: ReportView) -> str:
         out.append("")
         out += _claims_rows(v.claims) if v.claims else ["No performance claims."]
         out.append("")
+        if v.robot:
+            out += ["Kernel test robot:", ""] + _robot_rows(v) + [""]
+        if v.tracks:
+            out += ["Across versions:", ""] + _track_rows(v.tracks) + [""]
     if view.other_messages:
         out += ["### Messages outside the series shown", "", "| date | kind | subject | from | diff |",
                 "|---|---|---|---|---|"]
@@ -131,6 +187,7 @@ def render_report_markdown(view: ReportView) -> str:
         out.append("")
     if view.other_claims:
         out += ["### Claims outside the series shown", ""] + _claims_rows(view.other_claims) + [""]
+    out += _unlinked(view)
     if not out:
         out.append("Nothing to report.")
     return "\n".join(out) + "\n"

@@ -14,6 +14,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from analyze.robot_series import Disagreement
+
 from .document import (
     VERDICT_STYLE,
     Document,
@@ -27,8 +29,10 @@ from .document import (
     verdict_text,
 )
 from .links import lore_url
+from .robot import disagreement_text, robot_rows
 from .safe import one_line
-from .view import ReportView, series_heading, trailer_people
+from .tracks import point_texts, track_title
+from .view import ReportView, build_view, series_heading, trailer_people
 
 _DIRECTION_STYLE = {"improvement": "green", "regression": "red", "neutral": ""}
 _KIND_STYLE = {"patch": "green", "cover": "cyan", "pull_request": "magenta", "reply": "", "other": "dim"}
@@ -105,6 +109,17 @@ def render_terminal(doc: Document, console: Console) -> None:
                 _message_cell(c.get("message_id") or c["found_in"]),
             )
         console.print(table)
+    view = build_view(doc, rank="date")
+    for v in view.series:
+        if v.robot or v.tracks:
+            console.print(Text.assemble(("Series ", "bold"),
+                                        (one_line(v.series["name"], 80), "bold"),
+                                        (f" v{v.series['version']}", "bold")))
+        if v.robot:
+            console.print(robot_lines(v.robot, v.disagreements), soft_wrap=True)
+        if v.tracks:
+            console.print(track_lines(v.tracks), soft_wrap=True)
+    _unlinked(view, console)
     if not doc["series"] and not doc["messages"] and not doc["claims"]:
         console.print(Text("Nothing to report."))
 
@@ -147,6 +162,66 @@ def claim_lines(claims: Sequence[dict[str, Any]], indent: str = "  ") -> Text:
     return Text("\n").join(lines)
 
 
+_ROBOT_COLUMNS = (("date", 10), ("rule", 10), ("test", 16), ("measure", 40),
+                  ("change", 10), ("finding", 40), ("machine", 40))
+
+
+def robot_lines(reports: Sequence[dict[str, Any]], disagreements: Sequence[Disagreement]) -> Text:
+    """The robot's findings on a series, under its claims, in the same fixed columns; a
+    finding that disagrees with a claim in red, and what it disagrees with below."""
+    rows = robot_rows(reports, disagreements)
+    cells = [[(r.date, ""), (r.rule, ""), (one_line(r.test), ""), (one_line(r.measure), ""),
+              (r.change, _DIRECTION_STYLE.get(r.direction, "")),
+              (r.finding, "bold red" if r.disagrees else _DIRECTION_STYLE.get(r.direction, "")),
+              (one_line(r.machine), "dim")] for r in rows]
+    widths = [min(cap, max([cell_len(name)] + [cell_len(c[i][0]) for c in cells]))
+              for i, (name, cap) in enumerate(_ROBOT_COLUMNS)]
+    lines = [Text("kernel test robot", style="bold"),
+             Text("  ".join(name.ljust(w) for (name, _), w in
+                            zip(_ROBOT_COLUMNS, widths, strict=True)).rstrip(), style="bold")]
+    for row in cells:
+        line = Text()
+        for (text, style), w in zip(row, widths, strict=True):
+            cell = set_cell_size(text, w) if cell_len(text) <= w else set_cell_size(text, w - 1) + "…"
+            line.append(cell + "  ", style=style)
+        line.rstrip()
+        lines.append(line)
+    for said in dict.fromkeys(disagreement_text(d) for d in disagreements):
+        lines.append(Text("≠ " + one_line(said, 200), style="red"))
+    return Text("\n").join(lines)
+
+
+def track_lines(tracks: Sequence[dict[str, Any]]) -> Text:
+    """Each claim across the series' versions: one line a claim, a flagged move in red with
+    why below it."""
+    lines = [Text("across versions", style="bold")]
+    for track in tracks:
+        line = Text(one_line(track_title(track), 60) + ": ")
+        notes = []
+        for i, p in enumerate(point_texts(track)):
+            if i:
+                line.append(" · ")
+            line.append(f"{p.version} ", style="bold")
+            line.append(one_line(p.figures, 60), style="red" if p.flagged else "")
+            if p.moved:
+                line.append(f" ({p.moved}{', flagged' if p.flagged else ''})",
+                            style="red" if p.flagged else "dim")
+            if p.note:
+                notes.append(Text(f"  {p.version}: " + one_line(p.note, 160),
+                                  style="red" if p.flagged else "dim"))
+        lines += [line, *notes]
+    return Text("\n").join(lines)
+
+
+def _unlinked(view: ReportView, console: Console) -> None:
+    if view.unlinked_robot:
+        console.print(Text("Kernel test robot reports linked to no series", style="bold"))
+        for r in view.unlinked_robot:
+            console.print(Text.assemble("  ", ((r.get("date") or "")[:10], "dim"), " ",
+                                        one_line(str(r.get("message_id") or ""), 60), "  ",
+                                        (one_line(str(r.get("reason") or ""), 120), "dim")))
+
+
 def render_report(view: ReportView, console: Console) -> None:
     """The report series by series: a heading each, with files, trailers and claims."""
     for v in view.series:
@@ -161,6 +236,10 @@ def render_report(view: ReportView, console: Console) -> None:
                 + (f"; {len(people) - 6} more" if len(people) > 6 else ""))))
         parts.append(claim_lines(v.claims, indent="") if v.claims
                      else Text("no performance claims", style="dim"))
+        if v.robot:
+            parts.append(robot_lines(v.robot, v.disagreements))
+        if v.tracks:
+            parts.append(track_lines(v.tracks))
         effect = None if v.effect is None else Text(f"largest claimed change {v.effect:.1f} %",
                                                     style="cyan")
         console.print(Panel(Text("\n").join(parts), title=_t(v.series["name"], 100, "bold"),
@@ -178,5 +257,6 @@ def render_report(view: ReportView, console: Console) -> None:
     if view.other_claims:
         console.print(Text("Claims outside the series shown", style="bold"))
         console.print(claim_lines(view.other_claims), soft_wrap=True)
+    _unlinked(view, console)
     if not view.series and not view.other_claims and not view.other_messages:
         console.print(Text("Nothing to report."))

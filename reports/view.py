@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from analyze.robot_series import Disagreement, disagreement_to_dict, disagreements
+
 from .document import received
 
 Doc = dict[str, Any]
@@ -25,6 +27,11 @@ class SeriesView:
     claims: tuple[Doc, ...]  # claims first written in, or read from, a member
     effect: float | None  # the largest claimed change, in percent (absolute value)
     previous_version: int | None  # the version of the series this one follows, when shown
+    # the kernel test robot's reports linked to the series (its `robot_reports`), and where
+    # their findings and the series' claims point opposite ways
+    robot: tuple[Doc, ...] = ()
+    disagreements: tuple[Disagreement, ...] = ()
+    tracks: tuple[Doc, ...] = ()  # its claims followed across its versions (`version_tracks`)
 
     @property
     def key(self) -> str:
@@ -36,6 +43,7 @@ class ReportView:
     series: tuple[SeriesView, ...]
     other_claims: tuple[Doc, ...]  # claims of messages no shown series holds
     other_messages: tuple[Doc, ...] = ()  # messages of no shown series (a lone mail)
+    unlinked_robot: tuple[Doc, ...] = ()  # robot reports no series was found for
 
 
 def claim_effect(claim: Doc) -> float | None:
@@ -98,16 +106,22 @@ def build_view(doc: Doc, *, rank: str = "effect") -> ReportView:
     without claims last, newest first within a tie) or `date` (newest first)."""
     messages = {message_key(m): m for m in doc["messages"]}
     versions = {s["id"]: s.get("version") for s in doc["series"]}
-    claimed: set[str] = set()
+    # the robot's findings are shown as the robot's, beside a series' claims, never as them
+    robot_keys = {k for k, m in messages.items() if m.get("robot_report")}
+    robot_keys.update(r.get("message_id") for s in doc["series"]
+                      for r in s.get("robot_reports") or ())
+    claimed: set[str] = {c["id"] for c in doc["claims"] if c.get("found_in") in robot_keys}
     views = []
     for series in doc["series"]:
         keys = _members(series)
         members = [messages[k] for k in keys if k in messages]
         key_set = set(keys)
         claims = sorted((c for c in doc["claims"]
-                         if c.get("message_id") in key_set or c.get("found_in") in key_set),
+                         if (c.get("message_id") in key_set or c.get("found_in") in key_set)
+                         and c.get("found_in") not in robot_keys),
                         key=claim_order)
         claimed.update(c["id"] for c in claims)
+        robot = tuple(series.get("robot_reports") or ())
         effects = [e for e in map(claim_effect, claims) if e is not None]
         views.append(SeriesView(
             series=series,
@@ -116,14 +130,21 @@ def build_view(doc: Doc, *, rank: str = "effect") -> ReportView:
             claims=tuple(claims),
             effect=max(effects) if effects else None,
             previous_version=versions.get(series.get("previous_version")),
+            robot=robot,
+            disagreements=tuple(disagreements(claims, robot)),
+            tracks=tuple(series.get("version_tracks") or ()),
         ))
     views.sort(key=lambda v: v.series.get("date") or "", reverse=True)  # newest first
     if rank == "effect":
         views.sort(key=lambda v: -1.0 if v.effect is None else v.effect, reverse=True)
     others = tuple(c for c in doc["claims"] if c["id"] not in claimed)
     in_series = {message_key(m) for v in views for m in v.messages}
+    unlinked = tuple(doc.get("unlinked_robot_reports") or ())
+    # a report shown under its series, or among the unlinked, is not a lone mail too
+    in_series |= {str(r.get("message_id")) for v in views for r in v.robot}
+    in_series |= {str(r.get("message_id")) for r in unlinked}
     lone = tuple(m for m in doc["messages"] if message_key(m) not in in_series)
-    return ReportView(tuple(views), others, lone)
+    return ReportView(tuple(views), others, lone, unlinked)
 
 
 def _files(members: Iterable[Doc]) -> Iterable[str]:
@@ -146,6 +167,11 @@ def keep_verdict(view: ReportView, statuses: Sequence[str]) -> ReportView:
         claims,
         tuple(m for m in view.other_messages if message_key(m) in origins),
     )
+
+
+def keep_disagreeing(view: ReportView) -> ReportView:
+    """Only the series whose claims and robot findings disagree (`report --disagree`)."""
+    return ReportView(tuple(v for v in view.series if v.disagreements), (), ())
 
 
 def trailer_people(series: Doc) -> list[tuple[str, str]]:
@@ -172,5 +198,11 @@ def view_document(view: ReportView) -> Doc:
     claims.update((c["id"], c) for c in view.other_claims)
     messages = {message_key(m): m for v in view.series for m in v.messages}
     messages.update((message_key(m), m) for m in view.other_messages)
-    return {"messages": list(messages.values()), "series": [v.series for v in view.series],
-            "claims": list(claims.values())}
+    series = [v.series if not v.disagreements else
+              {**v.series, "robot_disagreements": [disagreement_to_dict(d) for d in v.disagreements]}
+              for v in view.series]
+    out: Doc = {"messages": list(messages.values()), "series": series,
+                "claims": list(claims.values())}
+    if view.unlinked_robot:
+        out["unlinked_robot_reports"] = list(view.unlinked_robot)
+    return out

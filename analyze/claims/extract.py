@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from analyze.claims.benchmark import with_benchmarks
 from analyze.claims.invisible import visible
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.quantity import Measurement, Quantity
@@ -620,7 +621,7 @@ def claims_or_warning(message: Message, limits: Limits = DEFAULT_LIMITS) -> tupl
     claim whose figures no report can show truly (`_refused`) is dropped with a warning
     naming its line and quote."""
     try:
-        claims = extract_claims(message, limits)
+        claims = with_benchmarks(extract_claims(message, limits), message)
     except LimitExceeded as exc:
         return (), f"{exc}; its claims are not read"
     refused = [(c, why) for c in claims if (why := _refused(c)) is not None]

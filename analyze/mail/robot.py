@@ -68,6 +68,10 @@ class RobotReport:
 
 def read_robot_report(message: Message) -> RobotReport | None:
     """The report this mail is, or None when it is not the robot's report."""
+    # one search of the head in C before any line is looked at: few mails are reports
+    # (the robot writes it in lower case, as every shape below does)
+    if "noticed" not in "\n".join(message.body.lines[:_HEAD_LINES * 4]):
+        return None
     lines = [line for line, depth in zip(message.body.lines[:_HEAD_LINES * 4],
                                          message.body.depths, strict=False) if depth == 0]
     opening = next((i for i, line in enumerate(lines[:_HEAD_LINES]) if _NOTICED.match(line)), None)

@@ -9,7 +9,7 @@ next to parsing mail.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, islice
@@ -20,8 +20,9 @@ from analyze.errors import BadInput
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.mail.message import parse_message
 from analyze.mail.series import assemble_series
-from analyze.model import Message, Problem
+from analyze.model import Message, Problem, Series
 from analyze.pipeline import ANALYZER_VERSION
+from analyze.robot_series import Linked, RobotMail, by_series, link_robot_mail
 from analyze.serialize import (
     claim_to_dict,
     message_for_series,
@@ -196,11 +197,18 @@ def _flush(store: Store, pending: list[AnalysisRecord],
     pending.clear()
 
 
-def stored_messages(store: Store) -> list[Message]:
+def stored_messages(store: Store, robot: RobotMail | None = None) -> list[Message]:
     """Every analysed message, as much of it as series assembly reads: a million of them
-    are held at once (`message_for_series`; the strings they share are shared once)."""
+    are held at once (`message_for_series`; the strings they share are shared once).
+    `robot` gathers the robot reports and applied commits on the way."""
     shared: dict[Any, Any] = {}
-    return [message_for_series(doc, shared) for doc in store.iter_message_docs()]
+    if robot is None:
+        return [message_for_series(doc, shared) for doc in store.iter_message_docs()]
+    out = []
+    for doc in store.iter_message_docs():
+        out.append(message_for_series(doc, shared))
+        robot.add(doc)
+    return out
 
 
 def rebuild_series(store: Store) -> int:
@@ -209,12 +217,43 @@ def rebuild_series(store: Store) -> int:
     analyses meanwhile would otherwise have its rebuild overwritten by this one's older
     picture. The last rebuild to take the lock reads everything committed before it."""
     with store.batch():
-        series = assemble_series(stored_messages(store))
+        robot = RobotMail()
+        messages = stored_messages(store, robot)
+        series = assemble_series(messages)
+        linked = _link_robot_reports(store, robot, series, messages)
+        store.save_robot_reports((one.key, one.link.series, one.link.rule, one.link.reason,
+                                  one.entry) for one in linked)
+        entries = by_series(linked)
         store.save_series(
-            (SeriesRecord.from_series(s, doc=series_to_dict(s)) for s in series),
+            (SeriesRecord.from_series(s, doc=_with_robot(series_to_dict(s), entries))
+             for s in series),
             replace_all=True,
         )
     return len(series)
+
+
+def _link_robot_reports(store: Store, robot: RobotMail, series: Sequence[Series],
+                        messages: list[Message]) -> list[Linked]:
+    """Each stored robot report linked to the series it tested, with the findings read from
+    it: redone with every rebuild, so a report stored before its series links once the
+    series comes, and `analyze --all` keeps the links. Costs nothing without reports."""
+    if not robot.reports:
+        return []
+    wanted = {key for s in series for key in s.patches}
+    subject_of = {m.key: m.subject.name for m in messages if m.key in wanted}
+    keys = [report.key for report, _ in robot.reports]
+    wanted_keys = set(keys)
+    findings: dict[str, list[dict[str, Any]]] = {}
+    for claim in store.claim_docs(keys=keys):
+        if claim.get("found_in") in wanted_keys:
+            findings.setdefault(claim["found_in"], []).append(claim)
+    return link_robot_mail(robot, series, subject_of, findings)
+
+
+def _with_robot(doc: dict[str, Any], entries: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    if doc["id"] in entries:
+        doc["robot_reports"] = entries[doc["id"]]
+    return doc
 
 
 

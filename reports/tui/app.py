@@ -28,23 +28,29 @@ from textual.worker import get_current_worker
 
 from analyze.errors import PatchperfError
 from analyze.sim.status import Status
-from corpus.browse import MailDetail, MailRow, mail_detail, other_mail, series_detail
+from corpus.browse import MailDetail, MailRow, SeriesDetail, mail_detail, other_mail, series_detail
 from corpus.store import Store
 
 from ..config import limits_from_env
+from ..robot import robot_rows
 from ..safe import inert, one_line
+from ..terminal import track_lines
 from ..view import claim_order
 from .detail import (
     CLAIM_COLUMNS,
+    ROBOT_COLUMNS,
     Shown,
     claim_cells,
     diff_renderable,
+    robot_cells,
+    robot_heading,
+    robot_notes,
     summary_text,
     thread_text,
     verdict_line,
 )
 from .mail_list import MailList
-from .series_list import PagedList, SeriesList
+from .series_list import DISAGREES_LEGEND, PagedList, SeriesList
 
 VERDICTS = (None, *Status)  # what `v` cycles through
 DETAIL_DELAY = 0.12  # s: moving quickly through the list reads only the row it stops on
@@ -122,8 +128,15 @@ class PatchperfApp(App[None]):
                         yield Static(id="thread-text", classes="scroll-text")
                     with TabPane("Diff", id="diff"), VerticalScroll():
                         yield Static(id="diff-text", classes="scroll-text")
-                    with TabPane("Claims", id="claims"):
+                    with TabPane("Claims", id="claims"), Vertical(id="claims-pane"):
                         yield DataTable(id="claims-table", cursor_type="row", zebra_stripes=True)
+                        # what the kernel test robot measured on the series, under its claims
+                        yield Static(id="robot-heading", classes="robot")
+                        yield DataTable(id="robot-table", classes="robot", cursor_type="row",
+                                        zebra_stripes=True)
+                        yield Static(id="robot-notes", classes="robot")
+                        # and the claims followed across the series' versions
+                        yield Static(id="tracks-text", classes="tracks")
                     with TabPane("Scenario", id="scenario"), VerticalScroll():
                         yield Static(id="scenario-verdict", classes="scroll-text")
                         yield Static(id="plot-legend", classes="scroll-text")
@@ -159,6 +172,8 @@ class PatchperfApp(App[None]):
         else:
             what = "messages outside any series" if self.mail else "series"
             text = f"{lst.total:,} {what} · {lst.filter.describe()}"
+            if not self.mail and self.series_list.disagreeing:
+                text += f" · {DISAGREES_LEGEND}"  # what the list's mark means
         self.query_one("#status", Static).update(
             Text(one_line(text + (f" · {extra}" if extra else ""))))
 
@@ -286,6 +301,7 @@ class PatchperfApp(App[None]):
         summary = self.query_one("#summary", Static)
         claims = self.query_one("#claims-table", DataTable)
         claims.clear()
+        self._show_robot(None)
         if detail is None:
             summary.update(Text(self._nothing_shown()))
             for name in ("#thread-text", "#diff-text", "#scenario-text", "#scenario-verdict"):
@@ -324,9 +340,33 @@ class PatchperfApp(App[None]):
             table.clear()
             for c in sorted(detail.claims, key=claim_order):
                 table.add_row(*claim_cells(c), key=c["id"])
+            self._show_robot(detail if isinstance(detail, SeriesDetail) else None)
         else:
             self._show_scenarios()
             self._load_scenarios()
+
+    def _show_robot(self, detail: SeriesDetail | None) -> None:
+        """The robot's rows on the series under its claims; the section is hidden for a
+        series (or mail) the robot did not report on."""
+        table = self.query_one("#robot-table", DataTable)
+        # the columns too: sized to this series' rows, not to the widest of every one shown
+        table.clear(columns=True)
+        for name in ROBOT_COLUMNS:
+            table.add_column(name, key=name)
+        pane = self.query_one("#claims-pane", Vertical)
+        if detail is not None and detail.tracks:
+            pane.add_class("with-tracks")
+            self.query_one("#tracks-text", Static).update(track_lines(detail.tracks))
+        else:
+            pane.remove_class("with-tracks")
+        if detail is None or not detail.robot:
+            pane.remove_class("with-robot")
+            return
+        pane.add_class("with-robot")
+        self.query_one("#robot-heading", Static).update(robot_heading(detail))
+        for row in robot_rows(detail.robot, detail.disagreements):
+            table.add_row(*robot_cells(row))
+        self.query_one("#robot-notes", Static).update(robot_notes(detail))
 
     def action_toggle_quotes(self) -> None:
         self.unfold = not self.unfold

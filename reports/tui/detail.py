@@ -17,8 +17,10 @@ from rich.text import Text
 from corpus.browse import MailDetail, SeriesDetail, ThreadMessage
 
 from ..document import VERDICT_STYLE, agreement, before_after, condition_text, percent, verdict_text
+from ..robot import RobotRow, disagreement_text
 from ..safe import inert, one_line
 from ..view import trailer_people
+from .series_list import DISAGREES
 
 MAX_DIFF_LINES = 5000  # a diff longer than this is cut, with a line saying so
 TAB = 8  # columns a tab in mail stands for, as rich expands it
@@ -171,6 +173,44 @@ def _simulated(claim: dict[str, Any]) -> str:
     return verdict_text(claim).partition(" (")[2].removesuffix(")")
 
 
+# The robot's rows under the claims (`reports.robot.robot_rows`, as every report shows them),
+# in the claims' order of importance: a mark where a claim says otherwise (first, so that it
+# shows in a narrow pane, where the finding's words may not), what it measured, by how much,
+# the finding; then where the finding comes from.
+ROBOT_COLUMNS = ("≠", "measure", "change", "finding", "rule", "date", "test", "machine", "report")
+
+
+def robot_cells(r: RobotRow) -> tuple[Text, ...]:
+    style = _DIRECTION.get(r.direction, "")
+    return (
+        Text(DISAGREES if r.disagrees else "", style="bold red"),
+        Text(one_line(r.measure, 32)),
+        Text(r.change, style=style),
+        Text(one_line(r.finding, 48), style="bold red" if r.disagrees else style),
+        Text(one_line(r.rule)),
+        Text(one_line(r.date), style="dim"),
+        Text(one_line(r.test, 20)),
+        Text(one_line(r.machine, 40), style="dim"),
+        Text(one_line(r.report, 48), style="dim"),
+    )
+
+
+def robot_heading(detail: SeriesDetail) -> Text:
+    n = len(detail.robot)
+    text = Text(f"Kernel test robot: {n} report{'' if n == 1 else 's'}", style="bold")
+    if detail.disagreements:
+        text.append(f"  {DISAGREES} disagrees with a claim", style="bold red")
+    return text
+
+
+def robot_notes(detail: SeriesDetail) -> Text:
+    """A line for each claim a robot finding disagrees with (two findings of one report, a
+    measure and its total, against one claim read as one line)."""
+    lines = dict.fromkeys(disagreement_text(d) for d in detail.disagreements)
+    return Text("\n").join(Text(f"{DISAGREES} {one_line(line, 300)}", style="red")
+                           for line in lines)
+
+
 def summary_text(detail: Shown) -> Text:
     """The heading lines above the tabs: the series', or the mail's."""
     if isinstance(detail, MailDetail):
@@ -180,6 +220,11 @@ def summary_text(detail: Shown) -> Text:
     text.append(one_line(f"v{s['version']} · {s.get('tree') or 'no tree'} · "
                          f"{s.get('author') or '?'} · {(s.get('date') or '')[:10]} · "
                          f"{_claims(len(detail.claims))}"), style="dim")
+    if detail.robot:
+        n = len(detail.robot)
+        text.append(f" · {n} robot report{'' if n == 1 else 's'}", style="dim")
+        if detail.disagreements:
+            text.append(f" {DISAGREES} a claim", style="bold red")
     people = trailer_people(s)
     if people:
         text.append("\n" + one_line("; ".join(f"{k}: {p}" for k, p in people[:4]), 160))

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellDoesNotExist
 
+from corpus.browse import disagreeing_series
 from corpus.records import SeriesRow
 from corpus.store import Store
 
@@ -56,15 +57,22 @@ def cell(value: object, width: int | None = None, style: str = "") -> Text:
 # filters). Each column costs its width and two of padding: with the tree and the version
 # too, a 120-column terminal showed 6 characters of the name.
 COLUMNS = (("date", 10), ("claims", 6), ("change", 7), ("series", 80))
+# beside the count of claims: the kernel test robot measured the opposite of one of them
+# (the status line says so while the store holds such a series)
+DISAGREES = "≠"
+DISAGREES_LEGEND = f"{DISAGREES} the kernel test robot measured the opposite of a claim"
 
 
-def row_cells(row: SeriesRow) -> tuple[Text, ...]:
+def row_cells(row: SeriesRow, disagrees: bool = False) -> tuple[Text, ...]:
     effect = "" if row.effect is None else f"{row.effect:.1f} %"
     name = Text(f"v{row.version} ", style="dim") if row.version > 1 else Text()
     name.append_text(cell(row.name, 80, "bold" if row.claims else ""))
+    claims = cell(row.claims or "", style="cyan")
+    if disagrees:
+        claims.append(f" {DISAGREES}", style="bold red")
     return (
         cell((row.date_utc or "")[:10], style="dim"),
-        cell(row.claims or "", style="cyan"),
+        claims,
         cell(effect, style="green" if row.effect else ""),
         name,
     )
@@ -123,6 +131,9 @@ class SeriesList(PagedList):
         super().__init__(**kwargs)
         self.store = store
         self._last: SeriesRow | None = None  # the last row read: the next page follows it
+        # the series a robot finding disagrees with: read with the store's new mail, not
+        # with each filter (few series, each read with its claims)
+        self.disagreeing: frozenset[str] = frozenset()
 
     def on_mount(self) -> None:
         for label, width in COLUMNS:
@@ -133,6 +144,8 @@ class SeriesList(PagedList):
         """Read the list again from its first page (a new filter, or new mail)."""
         if new_filter is not None:
             self.filter = new_filter
+        else:
+            self.disagreeing = disagreeing_series(self.store)
         keep = self.current_id()
         self.clear()
         self._last, self._done = None, False
@@ -154,7 +167,7 @@ class SeriesList(PagedList):
         for row in rows:
             # a series rebuilt meanwhile with another date can come round again
             if row.id not in self.rows:
-                self.add_row(*row_cells(row), key=row.id)
+                self.add_row(*row_cells(row, row.id in self.disagreeing), key=row.id)
                 added += 1
         if rows:
             self._last = rows[-1]
