@@ -125,8 +125,9 @@ def message_to_dict(message: Message) -> dict[str, Any]:
     if commits:
         doc["applied_commits"] = list(commits)
     # and a cover's or a patch's version notes ("Changes in v3:"), which tell whether a
-    # figure that moved between versions was measured again (analyze/versions.py)
-    if message.kind in ("cover", "patch"):
+    # figure that moved between versions was measured again (analyze/versions.py): read from
+    # a second version on, since a first version's figures have nothing to move from
+    if message.kind in ("cover", "patch") and message.subject.version > 1:
         notes = changelog_lines(message.body.lines, message.body.depths)
         if notes:
             doc["changelog"] = [[n.version, n.text] for n in notes]
