@@ -19,7 +19,7 @@ from typing import Any
 
 from .claims.benchmark import family
 from .mail.robot import RobotReport
-from .mail.robot_links import RobotLink, SeriesRef, link_reports
+from .mail.robot_links import RobotLink, SeriesRef, link_reports, normalised
 from .model import Series
 from .serialize import robot_report_from_dict, robot_report_to_dict
 
@@ -42,7 +42,7 @@ class RobotMail:
             return
         key = str(doc.get("key") or doc.get("message_id") or "")
         if found is not None:
-            about = {"message_id": doc.get("message_id"), "date": doc.get("date"),
+            about = {"message_id": doc.get("message_id"), "key": key, "date": doc.get("date"),
                      "subject": doc.get("subject"), "from": doc.get("from")}
             self.reports.append((robot_report_from_dict(key, found), about))
         if commits:
@@ -64,10 +64,9 @@ def link_robot_mail(mail: RobotMail, series: Sequence[Series], subject_of: Mappi
     name by message key; `findings` the claims read from each report, by its key."""
     if not mail.reports:
         return []
-    refs = [SeriesRef(s.id, s.version, tuple(k for k in (s.cover, *s.patches) if k),
-                      tuple(subject_of[k] for k in s.patches if k in subject_of))
-            for s in series]
-    links = link_reports((r for r, _ in mail.reports), refs, _applied_by_commit(mail, series))
+    applied = _applied_by_commit(mail, series)
+    links = link_reports((r for r, _ in mail.reports),
+                         _candidates(mail, series, subject_of, set(applied.values())), applied)
     out = []
     for (report, about), link in zip(mail.reports, links, strict=True):
         entry = {**about, "rule": link.rule, "reason": link.reason,
@@ -77,6 +76,41 @@ def link_robot_mail(mail: RobotMail, series: Sequence[Series], subject_of: Mappi
         out.append(Linked(report.key, link, entry))
     out.sort(key=lambda one: (one.entry.get("date") or "", one.key))
     return out
+
+
+def _candidates(mail: RobotMail, series: Sequence[Series], subject_of: Mapping[str, str],
+                applied: set[str]) -> list[SeriesRef]:
+    """The series a report may name: one holding a patch a report links to, one with a patch
+    subject a report's commit has, or one an applied mail in its thread ties to a commit.
+    A store's million messages hold a few hundred reports: the rules compare those, not
+    every series' subjects (`normalised` parses each one)."""
+    links = {_bare(r.patch_link) for r, _ in mail.reports if r.patch_link}
+    subjects = {_folded(normalised(r.commit_subject)) for r, _ in mail.reports if r.commit_subject}
+    out = []
+    for s in series:
+        members = tuple(k for k in (s.cover, *s.patches) if k)
+        names = tuple(subject_of[k] for k in s.patches if k in subject_of)
+        if (s.id in applied or any(_bare(k) in links for k in members)
+                or any(_folded(n) in subjects for n in names)):
+            out.append(SeriesRef(s.id, s.version, members, names))
+    return out
+
+
+def named_patches(mail: RobotMail, patches: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Of (message key, subject name) of every patch, those whose subject a report's commit
+    has: all the subject rule needs, where every patch's subject would be a million entries."""
+    subjects = {_folded(normalised(r.commit_subject)) for r, _ in mail.reports if r.commit_subject}
+    return {key: name for key, name in patches if _folded(name) in subjects} if subjects else {}
+
+
+def _folded(name: str) -> str:
+    # a patch's subject name is already without prefixes: case and blanks are what is left
+    # to fold, as `normalised` folds them
+    return " ".join(name.casefold().split()).rstrip(".")
+
+
+def _bare(message_id: str) -> str:
+    return message_id.strip().removeprefix("<").removesuffix(">")
 
 
 def by_series(linked: Iterable[Linked]) -> dict[str, list[Doc]]:
@@ -193,9 +227,13 @@ def disagreement_to_dict(d: Disagreement) -> Doc:
 
 def series_claims(series: Mapping[str, Any], claims: Iterable[Mapping[str, Any]],
                   robot_keys: set[str]) -> list[Mapping[str, Any]]:
-    """The claims a series makes: first written in, or read from, its cover, patches or
-    replies, and not read from a robot report."""
-    keys = {k for k in (series.get("cover"), *series.get("patches", []),
-                        *series.get("replies", [])) if k}
-    return [c for c in claims if (c.get("message_id") in keys or c.get("found_in") in keys)
-            and c.get("found_in") not in robot_keys]
+    """The claims a series makes itself: first written in its cover or patches (a
+    reviewer's figures in a reply are not the author's claim), not the robot's."""
+    return authors_claims(series, (c for c in claims if c.get("found_in") not in robot_keys))
+
+
+def authors_claims(series: Mapping[str, Any], claims: Iterable[Mapping[str, Any]]
+                   ) -> list[Mapping[str, Any]]:
+    """The claims first written in the series' cover or patches: what disagreements compare."""
+    keys = {k for k in (series.get("cover"), *series.get("patches", [])) if k}
+    return [c for c in claims if c.get("message_id") in keys]

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from analyze.claims.benchmark import families_named
 from analyze.claims.lexer.units import lookup, metric_of
 from analyze.claims.shell.commands import TOOLS
 
@@ -346,12 +347,11 @@ _TOOL_NAMES = sorted((TOOLS - _SETUP_TOOLS) | {"iperf", "wrk2", "xdp_bench", "ha
                      key=len, reverse=True)
 _TOOLS = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(t) for t in _TOOL_NAMES) + r")(?![\w-])",
                     re.I)
-_GENERIC = re.compile(
-    r"\b(?:bench(?:mark\w*)?|numbers|results|figures|measurements?|(?:re-?)?measured|"
-    r"re-?measure\w*|re-?test(?:ed|ing)?|re-?ran|re-?run|performance|perf\s(?:data|numbers)|"
-    r"test\sdata)\b",
-    re.I,
-)
+# the words themselves name the benchmark or what it measures ("updated the benchmark
+# results", "removing it costs performance"); words that only say something was measured
+# again ("re-measured", "new numbers") do not say what, and the issue asks for a line that
+# names the benchmark or the metric
+_GENERIC = re.compile(r"\b(?:bench(?:mark\w*)?|performance)\b", re.I)
 # `numbers` that are no measurement
 _NOT_FIGURES = re.compile(
     r"\b(?:magic|line|version|port|sequence|serial|queue|page|error|major|minor|register|"
@@ -370,6 +370,7 @@ class _Naming:
     def __init__(self, metric: str, condition: Condition,
                  seen: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
         self._metric = metric
+        self._benchmarks = {str(c["benchmark"]) for _, c in seen if c.get("benchmark")}
         words = [p for n, v in condition for p in (_name_pattern(n), _value_pattern(v)) if p]
         self._condition = re.compile("|".join(words), re.I) if words else None
         # units as written: case matters (Mb/s and MB/s); short ones (`us`, `ms`, `%`) are words
@@ -387,9 +388,15 @@ class _Naming:
             or self._unit_metric(text)
             or (self._units is not None and self._units.search(text))
             or (self._condition is not None and self._condition.search(text))
-            or _TOOLS.search(text)
+            or self._tool(text)
             or _GENERIC.search(text)
         )
+
+    def _tool(self, text: str) -> bool:
+        """The claim's own benchmark, when its mail named one; else any benchmark tool."""
+        if self._benchmarks:
+            return bool(families_named(text) & self._benchmarks)
+        return bool(_TOOLS.search(text))
 
     def _unit_metric(self, text: str) -> bool:
         for token in text.split():
@@ -445,13 +452,20 @@ def attach_tracks(series: Sequence[dict[str, Any]], chains: Sequence[Mapping[str
     `claims` the versions' claims, `changelog` their members' notes."""
     replaced = {s.get("previous_version") for s in series}
     by_id = {str(s["id"]): s for s in chains}
+    # the claims by the message they were written in: a report of a whole store follows
+    # thousands of chains, each looking up its members' claims
+    by_message: dict[str, list[Mapping[str, Any]]] = {}
+    for claim in claims:
+        if not claim.get("quoted") and claim.get("message_id"):
+            by_message.setdefault(str(claim["message_id"]), []).append(claim)
     for doc in series:
         if doc["id"] in replaced or not doc.get("previous_version"):
             continue
         chain = _chain(str(doc["id"]), by_id)
         if len(chain) < 2:
             continue
-        claims_of = {str(s["id"]): own_claims(s, claims) for s in chain}
+        claims_of = {str(s["id"]): [c for k in _members(s) for c in by_message.get(k, ())]
+                     for s in chain}
         tracks = follow_versions(chain, claims_of, changelog).get(str(doc["id"]), ())
         if tracks:
             doc["version_tracks"] = [track_to_dict(t) for t in tracks]

@@ -14,7 +14,7 @@ from typing import Any
 
 from analyze.errors import BadInput
 from analyze.mail.message import parse_message
-from analyze.robot_series import Disagreement, disagreements
+from analyze.robot_series import Disagreement, authors_claims, disagreements
 
 from .query import version_tracks
 from .records import fold
@@ -96,7 +96,7 @@ def series_detail(store: Store, series_id: str) -> SeriesDetail | None:
     claims = own_claims(_claims(store, [key for _, key in roles]), robot)
     version_tracks(store, [series])  # its claims across its stored versions, as reports show
     return SeriesDetail(series, tuple(messages), claims, robot,
-                        tuple(disagreements(claims, robot)),
+                        tuple(disagreements(authors_claims(series, claims), robot)),
                         tuple(series.get("version_tracks") or ()))
 
 
@@ -111,14 +111,16 @@ def own_claims(claims: Iterable[dict[str, Any]], robot: Iterable[Mapping[str, An
 def disagreeing_series(store: Store) -> frozenset[str]:
     """The ids of the series whose own claims a linked robot report measured the opposite
     of. Only series with a linked report are read: few, beside the store's series."""
-    ids = list(dict.fromkeys(str(r["series_id"]) for r in store.robot_reports(linked=True)))
+    ids = store.robot_series_ids()
     found = store.load_series(ids) if ids else []
     members = {s["id"]: set(_member_keys(s)) for s in found}
     claims = store.claim_docs(keys=[k for keys in members.values() for k in keys]) if found else []
     out = set()
     for series in found:
         robot = series.get("robot_reports") or ()
-        if robot and disagreements(own_claims(_of(claims, members[series["id"]]), robot), robot):
+        mine = own_claims([dict(c) for c in authors_claims(series, _of(claims, members[series["id"]]))],
+                          robot)
+        if robot and disagreements(mine, robot):
             out.add(series["id"])
     return frozenset(out)
 

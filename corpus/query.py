@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -37,13 +38,14 @@ def select_document(
         claims = store.claim_docs()
     else:
         claims = store.claim_docs(keys=[m["key"] for m in messages])
-    version_tracks(store, series)
+    version_tracks(store, series, messages, claims)
     out: dict[str, list[dict[str, Any]]] = {"messages": messages, "series": series,
                                             "claims": claims}
     if ident is None and tree is None and author is None:
         # the robot's reports no series was found for, of the window (linked ones ride on
         # their series)
-        unlinked = [r for r in store.robot_reports(linked=False) if _after(r.get("date"), since)]
+        unlinked = [{k: v for k, v in r.items() if k != "series_id"}  # (none: unlinked)
+                    for r in store.robot_reports(linked=False) if _after(r.get("date"), since)]
         if unlinked:
             out["unlinked_robot_reports"] = unlinked
     return out
@@ -52,7 +54,9 @@ def select_document(
 _LONGEST_CHAIN = 64  # versions followed back from a series (v64 is far past any real series)
 
 
-def version_tracks(store: Store, series: list[dict[str, Any]]) -> None:
+def version_tracks(store: Store, series: list[dict[str, Any]],
+                   messages: Sequence[Mapping[str, Any]] = (),
+                   claims: Sequence[Mapping[str, Any]] = ()) -> None:
     """Give each shown series that follows earlier versions (and that no shown series
     replaces) its `version_tracks`: its claims followed back through the stored versions.
     Done when a report is made, from what is stored then, for the series it shows."""
@@ -71,9 +75,15 @@ def version_tracks(store: Store, series: list[dict[str, Any]]) -> None:
         wanted = [p for f in found if (p := f.get("previous_version")) and p not in chains]
     keys = list(dict.fromkeys(k for s in chains.values()
                               for k in (s.get("cover"), *s.get("patches", [])) if k))
-    docs = (store.get_message_doc(k) for k in keys)
-    attach_tracks(tips, list(chains.values()), store.claim_docs(keys=keys),
-                  changelog_of(d for d in docs if d))
+    # what the report already read (`messages`, and `claims`, theirs) is not read again:
+    # `report --all` holds everything
+    known: dict[str, Mapping[str, Any]] = {str(m.get("key")): m for m in messages}
+    docs = [known[k] if k in known else store.get_message_doc(k) for k in keys]
+    missing = [k for k in keys if k not in known]
+    read: list[Mapping[str, Any]] = [*claims]
+    if missing:
+        read += store.claim_docs(keys=missing)
+    attach_tracks(tips, list(chains.values()), read, changelog_of(d for d in docs if d))
 
 
 def _after(date: object, since: datetime | None) -> bool:

@@ -45,8 +45,10 @@ SERIES_STATS = """
                max(c.effect) AS effect
         FROM claims AS c
         JOIN series_members AS member ON member.message_key IN (c.origin, c.found_in)
-        -- the robot's findings on a series are not its claims (migration 9)
-        WHERE NOT EXISTS (SELECT 1 FROM robot_reports AS r WHERE r.message_key = c.found_in)
+        -- the robot's findings on a series are not its claims, read first-hand or quoted
+        -- (migration 9)
+        WHERE NOT EXISTS (SELECT 1 FROM robot_reports AS r
+                          WHERE r.message_key IN (c.found_in, c.origin))
         GROUP BY member.series_id
     ) AS stats
     WHERE series.id = stats.series_id

@@ -92,7 +92,7 @@ _SAVE_VERDICT = _upsert(
     ("claim_id",))
 # every table, for `check` on PostgreSQL
 _TABLES = ("messages", "variants", "analyses", "rejections", "claims", "series",
-           "series_members", "cursors", "patchwork", "verdicts")
+           "series_members", "cursors", "patchwork", "verdicts", "robot_reports")
 
 
 class Store:
@@ -612,6 +612,13 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?)", rows)
         self._tick(max(len(rows), 1))
         return len(rows)
+
+    def robot_series_ids(self) -> list[str]:
+        """The series a stored robot report is linked to, each once."""
+        with self._guard():
+            rows = self._conn.execute("SELECT DISTINCT series_id FROM robot_reports"
+                                      " WHERE series_id IS NOT NULL ORDER BY series_id").fetchall()
+        return [r[0] for r in rows]
 
     def robot_reports(self, *, linked: bool | None = None) -> list[dict[str, Any]]:
         """The stored robot reports, oldest first, each with its `series_id` (None when no

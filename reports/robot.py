@@ -42,7 +42,7 @@ class RobotRow:
 
 def robot_rows(reports: Iterable[Mapping[str, Any]],
                disagreements: Sequence[Disagreement] = ()) -> list[RobotRow]:
-    flagged = {d.finding for d in disagreements}
+    flagged = {d.finding for d in disagreements if d.finding}
     rows = []
     for r in reports:
         common = {"report": str(r.get("message_id") or ""), "date": str(r.get("date") or "")[:10],

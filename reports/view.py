@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from analyze.robot_series import Disagreement, disagreement_to_dict, disagreements
+from analyze.robot_series import (
+    Disagreement,
+    authors_claims,
+    disagreement_to_dict,
+    disagreements,
+)
 
 from .document import received
 
@@ -108,8 +113,8 @@ def build_view(doc: Doc, *, rank: str = "effect") -> ReportView:
     versions = {s["id"]: s.get("version") for s in doc["series"]}
     # the robot's findings are shown as the robot's, beside a series' claims, never as them
     robot_keys = {k for k, m in messages.items() if m.get("robot_report")}
-    robot_keys.update(r.get("message_id") for s in doc["series"]
-                      for r in s.get("robot_reports") or ())
+    robot_keys.update(str(r.get(k)) for s in doc["series"] for r in s.get("robot_reports") or ()
+                      for k in ("key", "message_id") if r.get(k))
     claimed: set[str] = {c["id"] for c in doc["claims"] if c.get("found_in") in robot_keys}
     views = []
     for series in doc["series"]:
@@ -131,7 +136,7 @@ def build_view(doc: Doc, *, rank: str = "effect") -> ReportView:
             effect=max(effects) if effects else None,
             previous_version=versions.get(series.get("previous_version")),
             robot=robot,
-            disagreements=tuple(disagreements(claims, robot)),
+            disagreements=tuple(disagreements(authors_claims(series, claims), robot)),
             tracks=tuple(series.get("version_tracks") or ()),
         ))
     views.sort(key=lambda v: v.series.get("date") or "", reverse=True)  # newest first

@@ -163,3 +163,4 @@ def test_files_analysed_in_memory_link_alike(cli: Any) -> None:
             for r in s.get("robot_reports", [])} == {
         k: rule for k, (_, rule) in EXPECTED.items() if rule}
     assert [r["message_id"] for r in doc["unlinked_robot_reports"]] == [UNLINKED]
+

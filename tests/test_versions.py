@@ -95,7 +95,7 @@ def test_changelog_naming_the_metric_explains_the_move() -> None:
 
 
 @pytest.mark.parametrize(("line", "named"), [
-    ("re-measured on the new machine", True),
+    ("re-measured on the new machine", False),  # says it measured again, not what
     ("updated the benchmark results", True),
     ("figures now in Mpps", True),
     ("ran iperf3 with more flows", True),
@@ -182,8 +182,8 @@ def test_claim_in_v1_and_v3_only() -> None:
     assert track.points[1].moved_pct == pytest.approx(100 * 2 / 12, abs=1e-3)
     assert track.points[1].flagged
     # v2's changelog speaks for the move as well: the figures moved somewhere after v1
-    track = _one_track(_chain(), claims, {"s2-1@example.org": [(None, "retested on 6.9")]})
-    assert track.points[1].explained_by == "retested on 6.9"
+    track = _one_track(_chain(), claims, {"s2-1@example.org": [(None, "throughput retested on 6.9")]})
+    assert track.points[1].explained_by == "throughput retested on 6.9"
     assert not track.points[1].flagged
 
 
@@ -285,3 +285,14 @@ def test_track_to_dict_is_json_ready() -> None:
     assert [p["version"] for p in data["points"]] == [1, 2]
     assert data["points"][1]["flagged"] is True
     assert set(data["points"][0]) >= {f for f in Point.__slots__}
+
+
+@pytest.mark.parametrize(("line", "named"), [
+    ("netperf runs redone on the new kernel", True),
+    ("ran iperf3 with more flows", False),  # another benchmark than the claim's
+])
+def test_a_claim_with_a_benchmark_is_explained_by_that_benchmark_only(line: str, named: bool) -> None:
+    claims = {"s1": [_claim("a", 10.0, 12.0, benchmark="netperf")],
+              "s2": [_claim("b", 10.0, 13.0, benchmark="netperf")]}
+    track = _one_track(_chain(2), claims, {"s2-cover@example.org": [(2, line)]})
+    assert (track.points[1].explained_by == line) is named

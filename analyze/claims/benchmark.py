@@ -18,6 +18,7 @@ netperf; `iperf3` is iperf; `will_it_scale` is will-it-scale).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache
 
@@ -68,6 +69,7 @@ _EACH = tuple((re.compile(p), family) for p, family in _FAMILIES)
 _NETPERF_TESTS = re.compile(r"(?:TCP_(?:STREAM|RR|CRR|MAERTS|SENDFILE)|UDP_(?:STREAM|RR))\b")
 _ABOVE = 12  # lines above a claim that may introduce it
 _BODY_LINES = 2000  # a body's whole-text look is bounded: mail is written by strangers
+_CHARS = 200_000  # and so is every text looked at, whatever its lines' length
 
 
 def _word(text: str, start: int, end: int) -> bool:
@@ -78,14 +80,25 @@ def _word(text: str, start: int, end: int) -> bool:
 
 
 def _mentions(text: str) -> list[tuple[int, str]]:
-    """(line, family) of every benchmark `text` names, in order."""
+    """(line, family) of every benchmark `text` names, in order. Lines are counted as the
+    matches go (a count from the start for each would be quadratic in a mail repeating a
+    name); the text is bounded by the callers."""
     low = text.lower()  # (the same lines: lower() keeps every newline)
-    out = [(low.count("\n", 0, m.start()), _family_of(m.group()))
-           for m in _ANY.finditer(low) if _word(low, m.start(), m.end())]
+    out = list(_counted(low, (m for m in _ANY.finditer(low) if _word(low, m.start(), m.end())),
+                        _family_of))
     if "P_" in text:  # (a substring test first: the regex has no fast scan)
-        out += [(text.count("\n", 0, m.start()), "netperf") for m in _NETPERF_TESTS.finditer(text)
-                if _word(text, m.start(), m.end())]
+        out += _counted(text, (m for m in _NETPERF_TESTS.finditer(text)
+                               if _word(text, m.start(), m.end())), lambda _: "netperf")
     return sorted(out)
+
+
+def _counted(text: str, matches: Iterable[re.Match[str]],
+             name: Callable[[str], str]) -> Iterator[tuple[int, str]]:
+    line, last = 0, 0
+    for m in matches:
+        line += text.count("\n", last, m.start())
+        last = m.start()
+        yield line, name(m.group())
 
 
 @lru_cache(maxsize=256)
@@ -103,6 +116,10 @@ def families_named(text: str) -> set[str]:
     return {name for _, name in _mentions(text)}
 
 
+def _bounded(text: str) -> str:
+    return text[:_CHARS]
+
+
 def family(name: str) -> str:
     """A benchmark's name (the robot's `will-it-scale`, `netperf`) folded as claims fold it;
     a name we do not know is kept, lower-case, `_` as `-`."""
@@ -118,19 +135,21 @@ def with_benchmarks(claims: tuple[Claim, ...], message: Message) -> tuple[Claim,
     whole: list[str | None] = []  # the body's one benchmark, looked up once, when needed
 
     def of(claim: Claim) -> str | None:
-        said = benchmark_named(" ".join([claim.quote, *(f"{k} {v}" for k, v in claim.condition)]))
+        said = benchmark_named(_bounded(" ".join([claim.quote,
+                                                  *(f"{k} {v}" for k, v in claim.condition)])))
         if said:
             return said
         if claim.line is not None and claim.line > 1:
             # the nearest mention in the lines above the claim's
-            above = _mentions("\n".join(lines[max(0, claim.line - 1 - _ABOVE):claim.line - 1]))
+            above = _mentions(_bounded(
+                "\n".join(lines[max(0, claim.line - 1 - _ABOVE):claim.line - 1])))
             if above:
                 return above[-1][1]
-        said = benchmark_named(message.subject.name)
+        said = benchmark_named(_bounded(message.subject.name))
         if said:
             return said
         if not whole:
-            named = families_named("\n".join(lines[:_BODY_LINES]))
+            named = families_named(_bounded("\n".join(lines[:_BODY_LINES])))
             whole.append(named.pop() if len(named) == 1 else None)
         return whole[0]
 

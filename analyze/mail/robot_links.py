@@ -61,11 +61,18 @@ def link_reports(reports: Iterable[RobotReport], series: Sequence[SeriesRef],
             kept = by_subject.get(name)
             if name and (kept is None or s.version > kept.version):
                 by_subject[name] = s
-    return [_link(r, by_member, by_subject, applied) for r in reports]
+    # the applied commits by their first 7 digits: ids of any length that share a prefix
+    # of 7 or more share those
+    by_prefix: dict[str, list[tuple[str, str]]] = {}
+    for commit, series_id in applied.items():
+        if len(commit) >= _MIN_ID:
+            by_prefix.setdefault(commit[:_MIN_ID], []).append((commit, series_id))
+    return [_link(r, by_member, by_subject, by_prefix) for r in reports]
 
 
 def _link(report: RobotReport, by_member: Mapping[str, SeriesRef],
-          by_subject: Mapping[str, SeriesRef], applied: Mapping[str, str]) -> RobotLink:
+          by_subject: Mapping[str, SeriesRef],
+          by_prefix: Mapping[str, list[tuple[str, str]]]) -> RobotLink:
     if report.patch_link:
         found = by_member.get(_bare(report.patch_link))
         if found is not None:
@@ -76,9 +83,8 @@ def _link(report: RobotReport, by_member: Mapping[str, SeriesRef],
             return RobotLink(report.key, found.id, SUBJECT,
                              f"commit subject \"{report.commit_subject}\"")
     if report.commit and len(report.commit) >= _MIN_ID:
-        for commit, series_id in applied.items():
-            if len(commit) >= _MIN_ID and (commit.startswith(report.commit)
-                                           or report.commit.startswith(commit)):
+        for commit, series_id in by_prefix.get(report.commit[:_MIN_ID], ()):
+            if commit.startswith(report.commit) or report.commit.startswith(commit):
                 return RobotLink(report.key, series_id, APPLIED,
                                  f"commit {report.commit[:12]} applied from the series")
     named = [f"patch link <{report.patch_link}>" if report.patch_link else "",

@@ -22,7 +22,7 @@ from analyze.mail.message import parse_message
 from analyze.mail.series import assemble_series
 from analyze.model import Message, Problem, Series
 from analyze.pipeline import ANALYZER_VERSION
-from analyze.robot_series import Linked, RobotMail, by_series, link_robot_mail
+from analyze.robot_series import Linked, RobotMail, by_series, link_robot_mail, named_patches
 from analyze.serialize import (
     claim_to_dict,
     message_for_series,
@@ -239,8 +239,8 @@ def _link_robot_reports(store: Store, robot: RobotMail, series: Sequence[Series]
     series comes, and `analyze --all` keeps the links. Costs nothing without reports."""
     if not robot.reports:
         return []
-    wanted = {key for s in series for key in s.patches}
-    subject_of = {m.key: m.subject.name for m in messages if m.key in wanted}
+    subject_of = named_patches(robot, ((m.key, m.subject.name) for m in messages
+                                       if m.kind == "patch"))
     keys = [report.key for report, _ in robot.reports]
     wanted_keys = set(keys)
     findings: dict[str, list[dict[str, Any]]] = {}
