@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from analyze.claims.shell.commands import Command, read_shell
 from analyze.claims.shell.loops import VARIABLE, Loop
 
+from . import allowed
 from .scenario import Scenario
 
 # A word passed on to a command: options, numbers, names, tc handles (`ffff:`, `1:15`),
@@ -66,20 +67,6 @@ KNOWN: dict[str, Tool] = {
     "io_uring": Tool('"$FIO_DIR"/t/io_uring', "fio's source tree, t/io_uring (set FIO_DIR)",
                      "iops", '[ -x "$FIO_DIR"/t/io_uring ]'),
 }
-# Words that make a known tool run another program, read commands from a file, or write
-# firmware: a command holding one is a comment, whatever else it says.
-_DENIED = {
-    "ip": frozenset({"exec", "-batch", "-b", "-force"}),
-    "tc": frozenset({"exec", "-batch", "-b", "-force"}),
-    "ethtool": frozenset({"-f", "--flash", "-E", "--change-eeprom", "--reset", "-W",
-                          "--set-dump", "-w", "--get-dump"}),
-    "sysctl": frozenset({"-p", "--load", "-f", "--system"}),
-    "fio": frozenset({"--exec_prerun", "--exec_postrun", "--trigger", "--trigger-file",
-                      "--trigger-cmd", "--remote-config", "--client", "--server",
-                      "--write_iolog", "--read_iolog", "--output", "--ioengine"}),
-    "iperf3": frozenset({"--logfile", "--pidfile", "-I", "--file", "-F"}),
-    "netperf": frozenset({"-F"}),
-}
 _ROOT_TOOLS = frozenset({"tc", "ip", "ethtool", "sysctl", "pktgen"})
 _SERVERS = {"netperf": "netserver", "super_netperf": "netserver", "iperf3": "`iperf3 -s`"}
 _PEER_FLAG = {"netperf": "-H", "super_netperf": "-H", "iperf3": "-c"}
@@ -102,6 +89,7 @@ class Step:
     why_not: str = ""
     loop: Loop | None = None
     peer: str | None = None  # the peer the mail named, when a literal
+    note: str = ""  # what run.sh changed from the mail's command, and why
 
     @property
     def runs(self) -> bool:
@@ -173,6 +161,7 @@ def _step(command: Command, loops: Sequence[Loop], assigned: dict[str, str]) -> 
     else:
         head = tool.program
     words = [head]
+    argv_seen: list[str | None] = []  # the words as the tool sees them; None: the loop's variable
     peer = None
     flag = _PEER_FLAG.get(command.tool)
     for k, raw in enumerate(argv[1:], 1):
@@ -180,24 +169,40 @@ def _step(command: Command, loops: Sequence[Loop], assigned: dict[str, str]) -> 
             continue  # the output is kept in results/ either way
         if flag is not None and k > 1 and argv[k - 1] == flag:
             value = _value(raw, assigned)
-            if NAME.fullmatch(value) or re.fullmatch(r"[0-9a-fA-F:.]{2,45}", value):
+            if (NAME.fullmatch(value) or re.fullmatch(r"[0-9a-fA-F:.]{2,45}", value)) \
+                    and not value.startswith("-"):
                 peer = value
             words.append('"$PEER"')
+            argv_seen.append("peer")
             continue
         var = VARIABLE.fullmatch(raw)
         if var is not None and loop is not None and var.group(1) == loop.variable:
             words.append(f'"${loop.variable}"')
+            argv_seen.append(None)
             continue
         value = _value(raw, assigned)
-        if value.split("=", 1)[0] in _DENIED.get(command.tool, ()):
-            return comment(f"{value.split('=', 1)[0]} would run or write more than the "
-                           "benchmark")
         if VARIABLE.search(value):
             return comment(f"it uses {_printable(raw)[:40]}, which the mail does not set")
         if not WORD.fullmatch(value):
             return comment(f"the word {_printable(raw)[:40]!r} is not a number or a name")
         words.append(value)
-    return Step(command.text, command.tool, tuple(words), loop=loop, peer=peer)
+        argv_seen.append(value)
+    # the tool's own reading of its words, once for each value the loop gives its variable
+    for v in (loop.values if loop is not None and None in argv_seen else ("",)):
+        seen = [v if w is None else w for w in argv_seen]
+        why = allowed.check(command.tool, seen)
+        if why:
+            return comment(_printable(why))
+    note = ""
+    if command.tool == "fio":
+        first = [loop.values[0] if w is None and loop is not None else w or ""
+                 for w in argv_seen]
+        fio = allowed.fio_targets(first, words[1:], "$OUT/fio.data", "$OUT")
+        words = [words[0], *fio.words]
+        if fio.moved:
+            note = (f"the mail's fio wrote to {fio.moved[:120]}; run.sh writes only under "
+                    "$OUT, so it writes there")
+    return Step(command.text, command.tool, tuple(words), loop=loop, peer=peer, note=note)
 
 
 def _value(word: str, assigned: dict[str, str]) -> str:
@@ -369,6 +374,10 @@ def _render(step: Step, n: int, primary: bool, scenario: Scenario) -> list[str]:
     if not step.runs:
         return [f"# not run ({_comment(step.why_not)}): {_comment(step.text)}"]
     command = " ".join(step.words)
+    if step.note:
+        return [f"# {_comment(step.note)}", *_render(
+            Step(step.text, step.tool, step.words, loop=step.loop, peer=step.peer), n, primary,
+            scenario)]
     tool = KNOWN[step.tool]
     if not tool.measures:
         if any(w in _CLEANUP for w in step.words):
