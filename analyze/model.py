@@ -196,6 +196,9 @@ class Claim:
     # the benchmark the figures came from, folded to its family (`netperf`, `fio`), when the
     # mail names it near them (analyze/claims/benchmark.py)
     benchmark: str | None = None
+    # every run of each side as written, when the mail gives several; baseline and patched
+    # keep the stated mean, else the first run
+    runs: tuple[tuple[float, ...], tuple[float, ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

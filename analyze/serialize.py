@@ -228,6 +228,8 @@ def claim_to_dict(claim: Claim) -> dict[str, Any]:
         "bound": claim.bound,
         "change_pct": _round(claim.change_pct),
         "stated_change_pct": claim.stated_change_pct,
+        "runs": None if claim.runs is None else {"baseline": list(claim.runs[0]),
+                                                 "patched": list(claim.runs[1])},
         "consistent": claim.consistent,
         "direction": claim.direction,
         "condition": dict(claim.condition),

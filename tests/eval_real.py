@@ -1,5 +1,7 @@
 """`make eval-real`: the claim readers scored on real mail, the development corpus of annotated
-posts in ../shared/corpus/real (docs/claims.md), overall and per group (io-, nf-, iwl-, nd-).
+posts in ../shared/corpus/real (docs/claims.md), overall and per group (io-, nf-, iwl-, nd-,
+arc-, blk-), and for the two parts of the shared split (../shared/tools/split_corpus.py: the
+arc- and blk- threads, a seeded third held out): tune on `dev`, quote both.
 
 The matching is the shared scorer's own (../shared/tools/score_claims.py, loaded as a module:
 `scorable`, `matches`, the `Source:` line stripped, one-to-one in gold order); only the reading
@@ -29,7 +31,8 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("PATCHPERF_SHARED", REPO.parent / "shared"))
 CORPUS = SHARED / "corpus" / "real"
 SCORER = SHARED / "tools" / "score_claims.py"
-GROUPS = ("io", "nf", "iwl", "nd")
+SPLITTER = SHARED / "tools" / "split_corpus.py"
+GROUPS = ("io", "nf", "iwl", "nd", "arc", "blk")
 SHOWN = ("metric", "unit", "baseline", "patched", "stated_change_pct", "condition")
 
 
@@ -139,6 +142,22 @@ def tally(posts: Iterable[Post]) -> Score:
     )
 
 
+def held_out(folder: Path = CORPUS) -> frozenset[str]:
+    """The posts the shared split holds out (their names, without suffix): the splitter
+    itself, run into a temporary folder, so the split is exactly its own."""
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, str(SPLITTER), str(folder), tmp], check=True,
+                       capture_output=True)
+        return frozenset(p.stem for p in (Path(tmp) / "heldout").glob("*.txt"))
+
+
+def by_part(posts: Sequence[Post], held: frozenset[str]) -> dict[str, Score]:
+    """The split groups' posts (arc-, blk-) scored by part: `dev` and `heldout`."""
+    split = [p for p in posts if p.group in ("arc", "blk")]
+    return {"dev": tally(p for p in split if p.name not in held),
+            "heldout": tally(p for p in split if p.name in held)}
+
+
 def by_group(posts: Sequence[Post]) -> dict[str, Score]:
     return {g: tally(p for p in posts if p.group == g) for g in GROUPS
             if any(p.group == g for p in posts)}
@@ -150,7 +169,7 @@ def _fields(claim: Mapping[str, Any]) -> str:
     return f"{shown} | {quote[:110]}"
 
 
-def report(posts: Sequence[Post], misses: bool = True) -> str:
+def report(posts: Sequence[Post], misses: bool = True, folder: Path = CORPUS) -> str:
     out = []
     if misses:
         for p in posts:
@@ -165,6 +184,11 @@ def report(posts: Sequence[Post], misses: bool = True) -> str:
     for group, score in by_group(posts).items():
         out.append(score.line(group))
     out.append(tally(posts).line("overall"))
+    if SPLITTER.exists() and any(p.group in ("arc", "blk") for p in posts):
+        out.append("")
+        out.append("the split groups (arc, blk) by part of ../shared/tools/split_corpus.py:")
+        for part, score in by_part(posts, held_out(folder)).items():
+            out.append(score.line(part))
     return "\n".join(out)
 
 
@@ -254,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cli:
         return subprocess.run([sys.executable, str(SCORER), args.cli, str(args.folder)]).returncode
     posts = evaluate(args.folder, args.group or GROUPS)
-    print(report(posts, misses=not args.quiet))
+    print(report(posts, misses=not args.quiet, folder=args.folder))
     print()
     print("\n".join(verdicts(args.folder, args.group or GROUPS).lines()))
     return 0

@@ -111,6 +111,19 @@ def test_what_is_not_a_report(sender: str, body: str) -> None:
      "trinity"),  # (From: "kerne test robot", as the robot wrote it)
     ("iwl-017", "build", None, None, "20240528131429.3012910-9-maciej.fijalkowski@intel.com", None),
     ("iwl-021", "failure", "86167183a17e", "igc: fix a log entry using uninitialized netdev", None, "boot"),
+    ("blk-018", "performance", "b3afbe4f56ec",
+     "[PATCH v2 4/4] blk-flush: don't need to end rq twice for non postflush",
+     "20230725130102.3030032-5-chengming.zhou@linux.dev", "stress-ng"),
+    ("blk-019", "performance", "574e7779cf58", "block/mq-deadline: use separate insertion lists",
+     None, "fio"),
+    ("blk-020", "performance", "4e63aeb5d010", "blk-wbt: don't throttle swap writes in direct reclaim",
+     None, "swapin"),
+    ("blk-021", "performance", "3179a5f7f86b", "block: rate-limit capacity change info log", None,
+     "stress-ng"),
+    ("blk-022", "performance", "e7bc0010ceb4", "loop: properly send KOBJ_CHANGED uevent for disk device",
+     None, "stress-ng"),
+    ("blk-023", "failure", "3c20917120ce",
+     "block/bdev: enable large folio support for large logical block sizes", None, "ltp"),
 ])
 def test_real_reports(real_dir: Path, name: str, kind: str, commit: str | None, subject: str | None,
                       link: str | None, family: str | None) -> None:
@@ -129,7 +142,8 @@ def test_no_other_real_post_is_a_report(real_dir: Path) -> None:
             continue  # (a post that is no mail: nf-018)
         if read_robot_report(message) is not None:
             reports.add(post.stem)
-    assert reports == {"io-005", "io-006", "io-021", "iwl-017", "iwl-021"}
+    assert reports == {"io-005", "io-006", "io-021", "iwl-017", "iwl-021", "blk-018", "blk-019",
+                       "blk-020", "blk-021", "blk-022", "blk-023"}
 
 
 # --- applied mails -----------------------------------------------------------------------

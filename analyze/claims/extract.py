@@ -298,6 +298,7 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
         line=block.start + m.line + 1,
         date=message.date,
         patched_unit=patched_unit,
+        runs=m.runs,
     )
 
 

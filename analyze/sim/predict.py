@@ -74,14 +74,21 @@ class Verdict:
                      if point is not None and self.predicted_ratio else None)
         band = ([round(100 * (x - 1), 2) for x in self.band[point]]
                 if point is not None and self.band else None)
+        evidence: dict[str, Any] = {"profile": self.profile, "sweep": list(self.values)}
+        if predicted is not None:
+            evidence["predicted_change_pct"] = predicted
+        if band is not None:
+            evidence["band_pct"] = band
         return {"status": self.verdict, "predicted_change_pct": predicted, "band_pct": band,
+                "checks": [{"name": "model", "evidence": evidence, "result": str(self.verdict)}],
                 "reason": self.reason}
 
 
 def no_model(reason: str) -> dict[str, Any]:
-    """The contract's verdict object of a claim whose scenario the models cannot run."""
+    """The contract's verdict object of a claim whose scenario the models cannot run: no
+    check applied."""
     return {"status": Status.NO_MODEL, "predicted_change_pct": None, "band_pct": None,
-            "reason": reason}
+            "checks": [], "reason": reason}
 
 
 def transform(stages: Sequence[Stage], mechanisms: Sequence[str]) -> list[Stage]:

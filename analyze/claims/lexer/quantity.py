@@ -41,6 +41,9 @@ class Measurement:
     stated: Quantity | None = None  # the change the mail states (percent or ratio), if any
     condition: tuple[tuple[str, str], ...] = ()  # what varies: (("threads", "4"),)
     context: str = ""  # words around the figures (header, caption) that tell the metric
+    # every run of each side as written, when a side gives several (baseline and patched
+    # are then the stated mean, else the first run: docs/claims.md, rule 4)
+    runs: tuple[tuple[float, ...], tuple[float, ...]] | None = None
 
 
 def is_spread(q: Quantity) -> bool:
