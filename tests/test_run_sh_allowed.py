@@ -49,6 +49,7 @@ BROKE = [
     "fio --name=x --ioengine=exec --program=id", "fio --name=x --ioengine=external:/tmp/x.so",
     "fio --name=x --outp=/etc/passwd", "fio --name=x -o /etc/passwd", "fio job.fio",
     "fio --name=x --write_bw_log=/etc/x", "fio --name=x --trigger=id",
+    "fio --name=x -- job.fio", "fio --name=x --",  # (after `--` even `--readonly` is a job file)
     "iperf3 -c 192.0.2.1 --logf=/etc/passwd", "iperf3 -c 192.0.2.1 --logfile /etc/passwd",
     "iperf3 -c 192.0.2.1 --pid=/etc/x", "iperf3 -c 192.0.2.1 -I /etc/x",
     "iperf3 -c 192.0.2.1 -R -F /etc/passwd", "iperf3 -s -D",

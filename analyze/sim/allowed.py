@@ -616,6 +616,8 @@ def _fio(argv: Sequence[str]) -> str:
     for word in argv:
         if re.fullmatch(r"-[A-Za-z0-9]", word):
             return f"{word} is one of fio's own short options; run.sh passes none"
+        if word == "--":
+            return "fio takes job files after `--`; run.sh passes none"
     return _getopt(FIO, "fio", argv)[0]
 
 
