@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo compiled test lint test-slow test-compiled test-pg test-all eval eval-real docs-controls bench bench-scale fuzz \
+.PHONY: demo compiled test lint test-slow test-compiled test-pg test-all eval eval-real eval-archive docs-controls bench bench-scale fuzz \
 	tui-smoke html-check clean
 
 # (Re)install when the venv is missing or pyproject.toml changed since the last install.
@@ -55,6 +55,14 @@ eval: $(STAMP)
 # the shared scorer's matching; precision, recall and every miss, overall and per group.
 eval-real: $(STAMP)
 	$(BIN)/python tests/eval_real.py
+
+# ... and on whole archives, with no gold: what must hold of every claim (no self-pairs, no
+# timestamps or line numbers, every claim over 10x listed), per store. STORES: patchperf
+# stores each synced from a real list's epoch (`patchperf sync lore:LIST --git DIR`).
+STORES ?=
+eval-archive: $(STAMP)
+	@test -n "$(STORES)" || { echo "make eval-archive STORES='a.db b.db': stores synced from real archives (docs/archive-sample.md)"; exit 2; }
+	$(BIN)/python tests/eval_archive.py $(STORES)
 
 # docs/controls.md: the negative controls of every library scenario and seed, with their
 # verdicts (tests/test_sim_controls.py fails when the file is stale).

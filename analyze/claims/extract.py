@@ -21,8 +21,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from analyze.claims.benchmark import with_benchmarks
+from analyze.claims.counters import without_supporting_counters
 from analyze.claims.invisible import visible
 from analyze.claims.lexer.first_chars import compile_words
+from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import lower_is_better, metric_of
 from analyze.claims.lists.paired import find_paired_runs
@@ -38,6 +40,7 @@ from analyze.claims.prose.read import (
     find_prose_measurements,
     find_prose_results,
 )
+from analyze.claims.siblings import tell_apart
 from analyze.claims.tables.read import find_table_measurements
 from analyze.claims.tables.roles import series_words
 from analyze.claims.tables.verified import find_verified_pairs
@@ -210,10 +213,13 @@ def _consistent(computed: float | None, stated: Quantity | None, stated_pct: flo
     return abs(computed - stated_pct) <= tolerance + 1e-9
 
 
-def _direction(metric: str, canonical_unit: str | None, change: float | None) -> str:
+def _direction(metric: str, canonical_unit: str | None, change: float | None,
+               lower_better: bool | None = None) -> str:
     if change is None or abs(change) < NEUTRAL_PCT:
         return "neutral"
-    better = change < 0 if lower_is_better(metric, canonical_unit) else change > 0
+    if lower_better is None:
+        lower_better = lower_is_better(metric, canonical_unit)
+    better = change < 0 if lower_better else change > 0
     return "improvement" if better else "regression"
 
 
@@ -245,6 +251,11 @@ def _bound(*figures: Quantity | None) -> str | None:
 def _canonical(q: Quantity | None, unit_from: Quantity | None) -> float | None:
     if q is None:
         return None
+    if q.unit is None and q.kind == "number" and unit_from is not None and unit_from.unit \
+            and unit_from.canonical_value is not None and unit_from.value:
+        # one unit written for the pair (`from 5 Mpps to 6`, `from 7.0 to 7.1M`): the bare
+        # figure is in it, as the claim shows both
+        return (_value(q) or q.value) * unit_from.canonical_value / unit_from.value
     if q.canonical_value is not None:
         middle = _value(q)
         if q.value and middle is not None and middle != q.value:
@@ -257,6 +268,45 @@ def _canonical(q: Quantity | None, unit_from: Quantity | None) -> float | None:
     return value
 
 
+_SCALES = frozenset({"K", "k", "M", "G"})
+# what a bare `K` or `M` counts, named near the figures: `7130K` ... `So a +7% IOPS gain`
+_COUNTED_NEAR = re.compile(r"\b(IOPS|iops|pps|ops/s)\b")
+_NEAR_LINES = 4
+
+
+def _counted(block: _Block, m: Measurement) -> tuple[Quantity, Quantity] | None:
+    """The pair with a bare scale (`7130K` over `7630K`) given what it counts, when the words
+    around it name one thing counted (`IOPS`): `KIOPS`, as `7130K IOPS` is read."""
+    scale = m.baseline.unit if m.baseline.unit in _SCALES else m.patched.unit
+    if scale not in _SCALES or m.baseline.canonical_unit or m.patched.canonical_unit:
+        return None
+    last = m.line + m.quote.count("\n")
+    near = " ".join((m.context, *block.lines[max(0, m.line - _NEAR_LINES):last + _NEAR_LINES + 1]))
+    words = {w.upper() if w.lower() == "iops" else w for w in _COUNTED_NEAR.findall(near)}
+    if len(words) != 1:
+        return None
+    probe = find_quantities(f"1 {scale}{words.pop()}")
+    if not probe or not probe[0].unit or probe[0].canonical_value is None:
+        return None
+    unit = probe[0]
+
+    def counted(q: Quantity) -> Quantity:
+        if q.unit not in (None, scale):
+            return q
+        return Quantity(q.value, q.text, q.start, q.end, q.kind, unit.unit, unit.canonical_unit,
+                        q.value * unit.canonical_value, q.bound, q.sign, q.high)  # type: ignore[operator]
+    return counted(m.baseline), counted(m.patched)
+
+
+def _with_counted(block: _Block, measurements: Sequence[Measurement]) -> list[Measurement]:
+    out = []
+    for m in measurements:
+        counted = _counted(block, m)
+        out.append(m if counted is None else
+                   replace(m, baseline=counted[0], patched=counted[1], unit=counted[1].unit))
+    return out
+
+
 def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     base, patched = m.baseline, m.patched
     unit = m.unit or patched.unit or base.unit
@@ -267,7 +317,8 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     if b_can not in (None, 0) and p_can is not None and math.isfinite(b_can) and math.isfinite(p_can):
         change = 100.0 * (p_can - b_can) / b_can
     stated = _stated_pct(m.stated)
-    direction = _direction(metric, canonical_unit, change if change is not None else stated)
+    direction = _direction(metric, canonical_unit, change if change is not None else stated,
+                           m.lower_is_better)
     origin = _origin(message, block.depth)
     # `5 Mpps → 10 Gpps`: the figures stay as written, each with its own unit
     patched_unit = (patched.unit if base.unit and patched.unit and patched.unit != base.unit
@@ -476,14 +527,22 @@ def _with_verified(verified: Sequence[Measurement],
     proven = [m for m in verified
               if not any((i, m.baseline.value, m.patched.value) in pairs for i in _lines_of(m))]
     figures: dict[int, set[float]] = {}
-    agreed = set()
+    agreed: dict[tuple[int, float, float], Measurement] = {}
     for m in verified:
         for i in _lines_of(m):
             figures.setdefault(i, set()).update((m.baseline.value, m.patched.value))
-            agreed.add((i, m.baseline.value, m.patched.value))
-    return [*proven, *(m for m in others
-                       if (m.line, m.baseline.value, m.patched.value) in agreed
-                       or not figures.get(m.line, set()) & {m.baseline.value, m.patched.value})]
+            agreed[(i, m.baseline.value, m.patched.value)] = m
+    kept = []
+    for m in others:
+        proof = agreed.get((m.line, m.baseline.value, m.patched.value))
+        if proof is not None:
+            # (its reading, with what the table's own percentages say: the change signed
+            # as the figure moved, and whether its figures are better lower)
+            kept.append(replace(m, stated=proof.stated or m.stated,
+                                lower_is_better=proof.lower_is_better))
+        elif not figures.get(m.line, set()) & {m.baseline.value, m.patched.value}:
+            kept.append(m)
+    return [*proven, *kept]
 
 
 def _lines_of(m: Measurement) -> range:
@@ -566,7 +625,8 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
             *find_list_measurements(block.lines, rows)])
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
-        measurements = [*read, *find_paired_runs(block.lines, taken, series)]
+        measurements = _with_counted(block, without_supporting_counters(
+            [*read, *find_paired_runs(block.lines, taken, series)], block.lines))
         stated = spread_over_list(block.lines, [*find_prose_changes(block.lines),
                                                 *find_percent_changes(block.lines)])
         measurements, captioned = _captions_stated(block.lines, measurements, stated)
@@ -601,8 +661,8 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
     if not found:
         return ()
     changes = _Changes(figures)
-    return merge_claims(c for c, tolerance in found
-                        if tolerance is None or not changes.restates(c, tolerance))
+    kept = [c for c, tolerance in found if tolerance is None or not changes.restates(c, tolerance)]
+    return merge_claims(tell_apart(kept, message.body.lines))
 
 
 def merge_claims(claims: Iterable[Claim]) -> tuple[Claim, ...]:

@@ -141,7 +141,35 @@ def find_quantities(line: object, max_figures: int = MAX_FIGURES) -> list[Quanti
     row = _numeric_row(line, max_figures)
     if row is not None:
         return list(row)
-    return list(islice(_Scanner(line).scan(), max(0, max_figures)))
+    return _scaled_words(line, list(islice(_Scanner(line).scan(), max(0, max_figures))))
+
+
+# A scale written on the figure and what it counts after a blank (`7.1M IOPS`, `440K pps`):
+# one unit, `MIOPS`, as `7.1MIOPS` would be
+_SCALE_ONLY = frozenset({"K", "k", "M", "G"})
+_COUNTED = re.compile(r"[ \t](IOPS|iops|pps|PPS|ops/s|ops/sec|Mpps)\b")
+
+
+def _scaled_words(line: str, qs: list[Quantity]) -> list[Quantity]:
+    if not qs or not any(q.unit in _SCALE_ONLY for q in qs):
+        return qs
+    out = []
+    for q in qs:
+        m = _COUNTED.match(line, q.end) if q.unit in _SCALE_ONLY else None
+        word = m.group(1) if m is not None else ""
+        probe = _unit_of(f"{q.unit}{'IOPS' if word.lower() == 'iops' else word}") if m else None
+        if m is not None and probe is not None and probe.canonical_value is not None:
+            q = Quantity(q.value, line[q.start:m.end()], q.start, m.end(), q.kind, probe.unit,
+                         probe.canonical_unit, q.value * probe.canonical_value, q.bound,
+                         q.sign, q.high)
+        out.append(q)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _unit_of(unit: str) -> Quantity | None:
+    found = list(islice(_Scanner("1 " + unit).scan(), 1))
+    return found[0] if found and found[0].unit == unit else None
 
 
 # The table, list and prose readers each lex the lines of a block, and quoted lines come back
@@ -155,7 +183,7 @@ def _cached(line: str) -> tuple[Quantity, ...]:
     row = _numeric_row(line)
     if row is not None:
         return row
-    return tuple(islice(_Scanner(line).scan(), MAX_FIGURES))
+    return tuple(_scaled_words(line, list(islice(_Scanner(line).scan(), MAX_FIGURES))))
 
 
 # A pipe-table row of numbers and percentages only (`   64 | 3,518,448 | 3,591,240 | +2.1%`),

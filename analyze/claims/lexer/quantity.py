@@ -44,6 +44,9 @@ class Measurement:
     # every run of each side as written, when a side gives several (baseline and patched
     # are then the stated mean, else the first run: docs/claims.md, rule 4)
     runs: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+    # what the table's own signs say of its figures, when they say it (a fall printed as a
+    # gain: lower is better); None: the unit and metric decide
+    lower_is_better: bool | None = None
 
 
 def is_spread(q: Quantity) -> bool:

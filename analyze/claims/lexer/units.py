@@ -175,7 +175,7 @@ _BY_CANONICAL = {
     "msg/s": "throughput",
     "trans/s": "transactions",
     "req/s": "transactions",
-    "ops/s": "transactions",
+    "ops/s": "throughput",  # IOPS, ops/s: how much work a second, as the corpus annotates them
     "conn/s": "transactions",
     "cycles": "cpu",
     "B": "memory",

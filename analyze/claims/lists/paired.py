@@ -22,16 +22,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analyze.claims.block_text import joined
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
 from analyze.claims.lexer.units import metric_of
+from analyze.claims.lists import fio_output
 from analyze.claims.tables.roles import (
     BASELINE,
     PATCHED,
+    contrast_roles,
     names_a_side,
     probe_unit,
     role_of,
@@ -101,6 +103,9 @@ class _Section:
     # the run written on the caption's own line (`* Before:  4730418pps 2270Mb/sec`):
     # its line and where the run starts in it
     inline: tuple[int, int] | None = None
+    # the side is named by each line's label, not by a caption (`nowait-on-1.fio: read:
+    # ...`): lines pair by what follows their labels
+    labelled: bool = False
 
 
 def side_caption(line: str) -> tuple[str, str, int] | None:
@@ -263,7 +268,14 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
     # (fio names its latency line's unit in brackets, chosen per run: `lat (nsec):` on one
     # side is `lat (usec):` on the other, the same line)
     shape = _BRACKETED_UNIT.sub("(time)", shape).translate(_BRACKETS)
+    # (a file name labelling the line counts in its digits, `fio-1.log:`, `fio-2.log:`: the
+    # runs of one setup, not lines of different shapes)
+    shape = _NUMBERED_LABEL.sub(lambda m: _DIGITS.sub("#", m.group(0)), shape)
     return _TYPED_BLANK.sub("", " ".join(shape.split())), _Line(index, text, qs, stated)
+
+
+_NUMBERED_LABEL = re.compile(r"^\s*[^\s:]*\d[^\s:]*(?=:\s)")
+_DIGITS = re.compile(r"\d+")
 
 
 def _without_spreads(qs: Iterable[Quantity]) -> list[Quantity]:
@@ -298,7 +310,7 @@ def _runs_by_template(lines: Sequence[str], section: _Section,
             continue
         found = _template(i, text)
         if found is not None:
-            read.append(found)
+            read.append((_label_free(found[0]), found[1]) if section.labelled else found)
         elif _DIGIT.search(text):  # a command, a path: a boundary when printed once
             read.append(("\x01" + " ".join(text.split()), None))
         else:
@@ -397,6 +409,9 @@ def _first_of_each_quantity(qs: Sequence[Quantity], places: list[int]) -> list[i
 
 def _pair(lines: Sequence[str], base: _Section, patched: _Section,
           skip: set[int]) -> list[Measurement]:
+    if fio_output.is_fio_report(lines, base.start, base.end) and \
+            fio_output.is_fio_report(lines, patched.start, patched.end):
+        return _fio_pairs(lines, base, patched, skip)
     before = _runs_by_template(lines, base, skip)
     after = _runs_by_template(lines, patched, skip)
     unit_hint = unit_in_text(f"{base.caption} {patched.caption}")
@@ -414,6 +429,8 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
             continue  # the k-th run pairs with the k-th only when both sides ran as often
         rows = []
         for b_run, p_run in zip(runs, others, strict=True):
+            if [lines[x.index].strip() for x in b_run] == [lines[x.index].strip() for x in p_run]:
+                continue  # one run written out twice (a cover's figures again in a commit)
             found, keys = _rows_of(b_run, p_run)
             name = _key_header(lines, b_run[0].index) if keys else ""
             rows += [(b, p, keys, name) for b, p in found]
@@ -461,6 +478,27 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                 out.append(_measurement(lines, b, p, k, unit, punit, condition,
                                         _stated(p, k, results),
                                         f"{base.caption} {patched.caption} {label}"))
+    return out
+
+
+def _fio_pairs(lines: Sequence[str], base: _Section, patched: _Section,
+               skip: set[int]) -> list[Measurement]:
+    """Two fio reports: each result paired with the result of the same name
+    (analyze/claims/lists/fio_output.py)."""
+    before = [f for f in fio_output.read_report(lines, base.start, base.end) if f.line not in skip]
+    after = [f for f in fio_output.read_report(lines, patched.start, patched.end)
+             if f.line not in skip]
+    jobs = {f.key[0] for f in before} | {f.key[0] for f in after}
+    out = []
+    for b, p in fio_output.pair_reports(before, after):
+        condition: tuple[tuple[str, str], ...] = (("measure", b.label),)
+        if len(jobs) > 1:
+            condition = (("job", b.job or b.key[0]), *condition)
+        out.append(Measurement(
+            baseline=b.quantity, patched=p.quantity, source="list", line=b.line,
+            quote=lines[b.line].rstrip() + "\n" + lines[p.line].rstrip(),
+            unit=b.quantity.unit, condition=condition,
+            context=f"{base.caption} {patched.caption} {b.label}"))
     return out
 
 
@@ -795,13 +833,222 @@ def find_paired_runs(lines: Sequence[str], taken: set[int],
         if found:
             shared.add(base.start)
             read.update((*own, *range(patched.start - 1, patched.end)))
-    for base, patched in [*_relative_sections(lines), *_named_sections(lines, series),
-                          *_switched_sections(lines)]:
+    for base, patched, heading in [*((b, p, "") for b, p in _relative_sections(lines)),
+                                   *((b, p, "") for b, p in _named_sections(lines, series)),
+                                   *((b, p, "") for b, p in _switched_sections(lines)),
+                                   *_contrasted_sections(lines), *_labelled_sections(lines),
+                                   *_report_sections(lines)]:
         if any(i in read for i in (*range(base.start - 1, base.end),
                                    *range(patched.start - 1, patched.end))):
             continue
         found = _pair(lines, base, patched, read)
+        if heading:
+            found = [replace(m, condition=(("setup", heading), *m.condition)) for m in found]
         out += found
         if found:
             read.update((*range(base.start - 1, base.end), *range(patched.start - 1, patched.end)))
     return out
+
+
+_UNDERLINE = re.compile(r"^\s*[-=~_*]{3,}\s*$")
+_CAPTION_END = re.compile(r"(?::-?|\s-+|:\s*-+)\s*$")
+
+
+def _contrasted_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section, str]]:
+    """Runs of the same shape under two captions that name one thing set two ways, the
+    words that tell them apart saying which is which (`roles.contrast_roles`):
+
+        * Configfs non-membacked mode:-
+        QUEUE_FLAG_NOWAIT disabled :-          QUEUE_FLAG_NOWAIT enabled :-
+        ----------------------------           ----------------------------
+        fio-1.log:  read: IOPS=1299k, ...       fio-1.log:  read: IOPS=5469k, ...
+
+    Structure first: a caption is a short line of words ending in `:` (or underlined, or
+    followed by its run within two lines), its run the figure lines below it up to the
+    next caption or line of prose; two captions in a row pair when their runs print lines of
+    the same shape. Only then the words: what one caption has and the other has not, off
+    or plain on one side (`disabled`, `0`, `default`), on on the other. A caption with no
+    run of its own right above the pair is the setup both ran in (a condition)."""
+    captions: list[tuple[int, str, int]] = []  # caption line, its text, its first run line
+    for i, line in enumerate(lines[:-1]):
+        text = line.strip()
+        if not text or len(text) > _MAX_CAPTION or len(text.split()) > _MAX_CAPTION_WORDS \
+                or not re.search(r"[A-Za-z]{2}", text) or _UNDERLINE.match(text):
+            continue
+        j = i + 1
+        underlined = _UNDERLINE.match(lines[j]) is not None
+        if underlined:
+            j += 1
+        ends_like_caption = bool(_CAPTION_END.search(text)) or underlined
+        if not ends_like_caption and _template(i, line) is not None:
+            continue  # a run's line, not a caption
+        while j < len(lines) and j <= i + 3 and not lines[j].strip():
+            j += 1
+        captions.append((i, text.strip(" *#:-=\t"), j))
+    if len(captions) < 2:
+        return []
+    runs: list[tuple[int, int, frozenset[str]]] = []  # each caption's run and its shapes
+    for k, (i, _, begin) in enumerate(captions):
+        limit = captions[k + 1][0] if k + 1 < len(captions) else min(len(lines), i + 1 + _MAX_SECTION)
+        shapes: set[str] = set()
+        end = begin
+        for j in range(begin, limit):
+            if not lines[j].strip() or _UNDERLINE.match(lines[j]):
+                continue
+            found = _template(j, lines[j])
+            if found is None:
+                if shapes:
+                    break
+                continue
+            shapes.add(_label_free(found[0]))
+            end = j + 1
+        runs.append((begin, end, frozenset(shapes)))
+    out = []
+    used: set[int] = set()
+    for k in range(len(captions) - 1):
+        first, second = captions[k][1], captions[k + 1][1]
+        a, b = runs[k], runs[k + 1]
+        if k in used or not a[2] or not b[2] or not a[2] & b[2]:
+            continue
+        roles = contrast_roles(first, second)
+        if roles is None:
+            continue
+        heading = ""
+        if k > 0 and not runs[k - 1][2] and k - 1 not in used:
+            heading = captions[k - 1][1]
+        one = _Section(roles[0], first, a[0], a[1])
+        two = _Section(roles[1], second, b[0], b[1])
+        out.append((one, two, heading) if roles[0] == BASELINE else (two, one, heading))
+        used.update((k, k + 1))
+    return out
+
+
+# a run's line label before its figures (`configfs-qmode-0-nowait-0-fio-1.log:`): which file
+# it came from, not part of its shape
+_LINE_LABEL = re.compile(r"^[^\s:]{1,80}:\s+(?=\S)")
+_LABEL_GAP = 2  # blank lines between the groups of labelled lines of one comparison
+_LABEL_LINES = 24  # lines of words above a report where its setting may be named
+
+
+def _report_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section, str]]:
+    """Two fio reports of the same job, each under the lines that say what ran, the two
+    settings named alike but for the words that tell them apart:
+
+        + test_nowait default-nowait-off            + test_nowait nowait-on
+        + fio fio/verify.fio --size=2G ...           + fio fio/verify.fio --size=2G ...
+        write-and-verify: (groupid=0, jobs=1): ...   write-and-verify: (groupid=0, jobs=1): ...
+
+    Structure first: the reports pair by their job's name (the k-th of a name with the next
+    one of that name); then the words: of the lines of words above each (back to the
+    report of that name before it), the nearest two that name one thing and differ by
+    words that tell which is which (`roles.contrast_roles`)."""
+    reports = fio_output.find_reports(lines)
+    if len(reports) < 2:
+        return []
+    out = []
+    used: set[int] = set()
+    for k, first in enumerate(reports):
+        if k in used:
+            continue
+        later = next((j for j in range(k + 1, len(reports))
+                      if reports[j].job == first.job and j not in used), None)
+        if later is None:
+            continue
+        second = reports[later]
+        before = next((r.end for r in reversed(reports[:k]) if r.job == first.job), 0)
+        roles = _setting_contrast(_word_lines(lines, before, first.start),
+                                  _word_lines(lines, first.end, second.start))
+        if roles is None:
+            continue
+        one = _Section(roles[0], first.job, first.start, first.end)
+        two = _Section(roles[1], second.job, second.start, second.end)
+        out.append((one, two, "") if roles[0] == BASELINE else (two, one, ""))
+        used.update((k, later))
+    return out
+
+
+def _word_lines(lines: Sequence[str], start: int, end: int) -> list[str]:
+    """The lines of words (no figure) between start and end, nearest the end first."""
+    out = []
+    for j in range(end - 1, max(start, end - 200) - 1, -1):
+        text = lines[j].strip()
+        if text and len(text) <= _MAX_CAPTION and re.search(r"[A-Za-z]{2}", text) \
+                and not _DIGIT.search(text):
+            out.append(text.strip(" +#$*:-"))
+            if len(out) >= _LABEL_LINES:
+                break
+    return out
+
+
+def _setting_contrast(above_first: Sequence[str], above_second: Sequence[str]
+                      ) -> tuple[str, str] | None:
+    """The roles of two runs from the nearest lines above each that name one thing two
+    ways: lines sharing a word, told apart by `roles.contrast_roles`."""
+    candidates = sorted(((a + b, x, y) for a, x in enumerate(above_first)
+                         for b, y in enumerate(above_second) if x != y),
+                        key=lambda t: t[0])
+    for _, x, y in candidates:
+        if set(x.lower().split()) & set(y.lower().split()):
+            roles = contrast_roles(x, y)
+            if roles is not None:
+                return roles
+    return None
+
+
+def _labelled_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section, str]]:
+    """Lines of the same shape whose labels name two settings of one thing, with no caption
+    (output grepped from files named after what ran):
+
+        default-nowait-off-1.fio:  read:  IOPS=792k,  BW=3095MiB/s
+        default-nowait-off-2.fio:  read:  IOPS=812k,  BW=3173MiB/s
+
+        nowait-on-1.fio:           read:  IOPS=864k,  BW=3374MiB/s
+        nowait-on-2.fio:           read:  IOPS=863k,  BW=3371MiB/s
+
+    Structure first: a group is consecutive lines of one shape past their labels whose
+    labels are one name numbered (`-1`, `-2`: runs of one setting); two groups of the same
+    shape in a row (blank lines between) are the two sides, the words that tell their names
+    apart saying which is which (`roles.contrast_roles`). Each side's first run stands for
+    it (docs/claims.md, rule 4)."""
+    groups: list[tuple[str, str, int, int]] = []  # shape, label stem, first line, end
+    for i, line in enumerate(lines):
+        m = _LINE_LABEL.match(line) if ":" in line[:82] else None
+        if m is None or len(line) > _MAX_LINE:
+            continue
+        found = _template(i, line)
+        if found is None:
+            continue
+        shape = _label_free(found[0])
+        stem = _DIGITS.sub("#", m.group(0).strip(" :"))
+        if groups and groups[-1][0] == shape and groups[-1][1] == stem and groups[-1][3] == i:
+            groups[-1] = (shape, stem, groups[-1][2], i + 1)
+        else:
+            groups.append((shape, stem, i, i + 1))
+    out = []
+    seen: set[tuple[str, str, str]] = set()  # a pair of settings, and their shape
+    k = 0
+    while k + 1 < len(groups):
+        (shape, stem, start, end), (other_shape, other_stem, other_start, other_end) = \
+            groups[k], groups[k + 1]
+        if (shape, stem, other_stem) in seen:
+            k += 2  # the same two settings again: another run of one comparison (rule 4)
+            continue
+        between = lines[end:other_start]
+        if shape != other_shape or stem == other_stem or len(between) > _LABEL_GAP \
+                or any(b.strip() for b in between):
+            k += 1
+            continue
+        roles = contrast_roles(stem, other_stem)
+        if roles is None:
+            k += 1
+            continue
+        one = _Section(roles[0], stem, start, end, labelled=True)
+        two = _Section(roles[1], other_stem, other_start, other_end, labelled=True)
+        out.append((one, two, "") if roles[0] == BASELINE else (two, one, ""))
+        seen.add((shape, stem, other_stem))
+        k += 2
+    return out
+
+
+def _label_free(shape: str) -> str:
+    return _LINE_LABEL.sub("", shape)

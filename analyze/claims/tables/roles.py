@@ -35,7 +35,10 @@ _PATCHED_WORDS = (
     r"\bafter\b|\bpatched\b|\bpatch(?:es|set)?\b|\bw/\s?[a-z]|\bnew\b|\bpost-?patch\b"
     r"|\bwith\s+(?:the\s+|this\s+|my\s+|your\s+|these\s+|that\s+|all\s+)?"
     r"(?:patch|patches|series|fix|fixes|change|changes|set)\b"
-    r"|\bseries\b|\bfix(?:ed|es)?\b|\bapplied\b|\+\s*[A-Za-z]|\badding\b|\benabling\b"
+    # (`5.11 + patch`: a `+` after a name; a line that starts with one is a shell's trace
+    # of a command, `+ git log -4`, or a diff's)
+    r"|\bseries\b|\bfix(?:ed|es)?\b|\bapplied\b|(?<=[\w)\]])\s*\+\s*[A-Za-z]|\badding\b"
+    r"|\benabling\b"
     r"|\bwith\s+(?:this|these|it)\s*(?=[):,]|$)"  # `nvme io (with this):`
 )
 # Searched in every line of a block: compiled behind a look-ahead on their first letters
@@ -131,6 +134,44 @@ def resolve_roles(texts: Sequence[str]) -> list[str | None]:
             if roles[j] is None and _tokens(other) == stem:
                 roles[j] = BASELINE
     return roles
+
+
+# The words that set two labels of the same thing apart as a switch does: what is off,
+# default or plain on one side, on or added on the other (`QUEUE_FLAG_NOWAIT disabled` and
+# `... enabled`, `default-nowait-off` and `nowait-on`, `coalesce 0` and `coalesce 1`).
+_OFF = frozenset({"off", "disabled", "disable", "no", "none", "false", "0", "default",
+                  "without", "w/o", "vanilla", "base", "baseline", "before", "old", "orig",
+                  "original", "unpatched", "stock", "legacy", "nopatch", "unmodified",
+                  "unoptimized", "noopt"})
+_ON = frozenset({"on", "enabled", "enable", "yes", "true", "1", "with", "w/", "new", "after",
+                 "patched", "patch", "patches", "opt", "optimized", "optimised", "fixed", "fix"})
+_SWITCH_TOKEN = re.compile(r"w/o|w/|[a-z][a-z0-9_]*|\d+(?:\.\d+)?")
+
+
+def _switch_tokens(text: str) -> list[str]:
+    return _SWITCH_TOKEN.findall(text.lower())
+
+
+def contrast_roles(first: str, second: str) -> tuple[str, str] | None:
+    """The roles of two labels of one thing by what tells them apart, when their words do
+    not name the sides themselves: the words one has and the other has not, one set of
+    them off (or plain: `default`, `0`, `without`) and the other on (`enabled`, `1`,
+    `with`). None when nothing tells."""
+    roles = resolve_roles([first, second])
+    if set(roles) == {BASELINE, PATCHED}:
+        return roles[0], roles[1]  # type: ignore[return-value]
+    a, b = _switch_tokens(first), _switch_tokens(second)
+    only_a = [t for t in a if t not in b]
+    only_b = [t for t in b if t not in a]
+    if not only_a and not only_b:
+        return None
+    a_off, a_on = any(t in _OFF for t in only_a), any(t in _ON for t in only_a)
+    b_off, b_on = any(t in _OFF for t in only_b), any(t in _ON for t in only_b)
+    if (a_off or (not only_a and b_on)) and not a_on and not b_off:
+        return BASELINE, PATCHED
+    if (b_off or (not only_b and a_on)) and not b_on and not a_off:
+        return PATCHED, BASELINE
+    return None
 
 
 def probe_unit(word: str) -> Quantity | None:

@@ -33,7 +33,7 @@ from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 
-from .roles import STATED, role_of, unit_in_text, with_unit
+from .roles import BASELINE, PATCHED, STATED, resolve_roles, role_of, unit_in_text, with_unit
 
 _MAX_LINE = 400  # table rows are short; longer lines are prose
 _MAX_ROWS = 200  # rows of one table read here; a longer run of lines is a log
@@ -265,10 +265,19 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
     caption = _caption(lines, run)
     reruns = _reruns(lines, run[0][0], rows)
     names = _cell_names(rows)
+    columns = _column_roles(lines, run, rows)
+    # (a table that prints a fall as a gain, `39.12 (0.00%)  36.09 * 7.74%*`, says its
+    # figures are better lower: mmtests' times)
+    flipped = [(c := _change(g.q, f.q)) is not None and abs(c) > 0.05 and p.q.value != 0
+               and (c < 0) != (p.q.value < 0) for p, f, g in applicable]
+    lower_better = True if flipped and sum(flipped) > len(flipped) / 2 else None
     out = []
     for p, f, g in applicable:
         if f.row == g.row and _column(rows[f.row], f) in reruns:
             continue
+        if f.row == g.row and columns and PATCHED in columns.values() \
+                and columns.get(_column(rows[f.row], f)) is None:
+            continue  # a column of neither side beside a patched one: a reference
         unit = (f.q.unit or g.q.unit or unit_in_text(names.get(f.cell, ""))
                 or unit_in_text(caption))
         frow = rows[f.row]
@@ -286,7 +295,8 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
             stated = Quantity(-stated.value, stated.text, stated.start, stated.end, stated.kind,
                               stated.unit, stated.canonical_unit,
                               None if stated.canonical_value is None else -stated.canonical_value,
-                              stated.bound, stated.sign, stated.high)
+                              stated.bound, None if stated.sign is None else -stated.sign,
+                              stated.high)
         label = _label(frow, f)
         if p.row != f.row:
             # a row of percentages over its row of figures names the case too (`net,mac`
@@ -302,9 +312,46 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
         out.append(Measurement(
             baseline=with_unit(g.q, unit), patched=with_unit(f.q, unit), source="table",
             line=rows[read[0]].line, quote=quote, unit=unit, stated=stated,
-            condition=condition, context=caption,
+            condition=condition, context=caption, lower_is_better=lower_better,
         ))
     return out
+
+
+_HEADER_REACH = 3  # lines above a table where its header may stand
+_HEADER_WORD = re.compile(r"\S+")
+
+
+def _column_roles(lines: Sequence[str], run: Sequence[tuple[int, str]],
+                  rows: Sequence[_Row]) -> dict[int, str | None]:
+    """The role of each compared column (by its place among a row's figures with a
+    percentage) that an aligned header names, word over figure (`clients  MQ  SQ
+    MQ-Patched`): baseline, patched or None (a reference). Empty when no header names as
+    many columns as the rows compare, or when its names say nothing of the sides."""
+    width = max((sum(1 for g in row.figures if g.percent is not None) for row in rows), default=0)
+    if width < 2 or any(row.pipe for row in rows):
+        return {}
+    heads = [text for _, text in run[:1] if not any(ch.isdigit() for ch in text)]
+    heads += [lines[i].expandtabs(8) for i in range(run[0][0] - 1, max(-1, run[0][0] - _HEADER_REACH), -1)
+              if lines[i].strip()][:1]
+    row = next((r for r in rows if sum(1 for g in r.figures if g.percent is not None) == width), None)
+    if row is None:
+        return {}
+    compared = [g for g in row.figures if g.percent is not None]
+    for head in heads:
+        words = [(m.start(), m.end(), m.group(0)) for m in _HEADER_WORD.finditer(head)]
+        if len(words) < width:
+            continue
+        names: list[str] = []
+        for g in compared:
+            centre = (g.q.start + g.q.end) / 2
+            best = min(words, key=lambda w: abs((w[0] + w[1]) / 2 - centre))
+            names.append(best[2])
+        if len(set(names)) != width:
+            continue
+        roles = resolve_roles(names)
+        if PATCHED in roles or BASELINE in roles:
+            return dict(enumerate(roles))
+    return {}
 
 
 _LEGEND_REACH = 100  # lines above a table its legend may stand
