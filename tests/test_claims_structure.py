@@ -149,3 +149,21 @@ def test_stamps_line_numbers_and_units() -> None:
     assert other_named({"metric": "other", "quote": "7130K IOPS"})
     assert not other_named({"metric": "throughput", "quote": "7130K IOPS"})
     assert scale_only({"unit": "K"}) and not scale_only({"unit": "KIOPS"})
+
+
+def test_what_logs_print_is_no_result(tmp_path: Path) -> None:
+    body = """\
+Before:
+RSP: 0018:ffffb8c0c0003e10 EFLAGS: 00010282
+     rx_bytes: 1234567
+[  5]   0.00-10.00  sec  1.10 GBytes   944 Mbits/sec    0             sender
+[  5]   0.00-10.00  sec  1.10 GBytes   941 Mbits/sec                  receiver
+
+After:
+RSP: 0018:ffffb8c0c0004e20 EFLAGS: 00010246
+     rx_bytes: 2234567
+[  5]   0.00-10.00  sec  1.40 GBytes  1204 Mbits/sec    0             sender
+[  5]   0.00-10.00  sec  1.40 GBytes  1201 Mbits/sec                  receiver
+"""
+    # iperf3's receiver summary is the result; registers, counters and the sender's line not
+    assert [(c.baseline, c.patched) for c in claims(tmp_path, body)] == [(941, 1201)]

@@ -171,3 +171,69 @@ def test_pair_reports_takes_the_kth_of_each_name() -> None:
     paired = pair_reports(read_report(lines, first.start, first.end),
                           read_report(lines, second.start, second.end))
     assert [(b.quantity.value, p.quantity.value) for b, p in paired][:2] == [(1, 3), (2, 4)]
+
+
+def test_rows_paired_by_a_column_switched_off_and_on() -> None:
+    from analyze.claims.tables.flag_rows import find_flag_rows
+
+    text = """\
+Receiving over a 100G link, bundles coalesced or not:
+
+size      batching    jobs     bw           cpu usage    bw diff
+================================================================
+64           0          1     20GB/sec        100%
+64           1          1     41GB/sec         81%        +105%
+64           0          4     70GB/sec        350%
+64           1          4     88GB/sec        170%        + 26%
+"""
+    got = [(m.baseline.value, m.patched.value, m.stated.value if m.stated else None,
+            dict(m.condition)) for m in find_flag_rows(text.splitlines())]
+    assert got == [
+        (20, 41, 105, {"size": "64", "jobs": "1", "measure": "bw"}),
+        (100, 81, None, {"size": "64", "jobs": "1", "measure": "cpu usage"}),
+        (70, 88, 26, {"size": "64", "jobs": "4", "measure": "bw"}),
+        (350, 170, None, {"size": "64", "jobs": "4", "measure": "cpu usage"})]
+
+
+def test_a_column_of_two_devices_is_no_side() -> None:
+    from analyze.claims.tables.flag_rows import find_flag_rows
+
+    text = """\
+size      disk     bw
+64        sda     20GB/sec
+64        sdb     41GB/sec
+"""
+    assert find_flag_rows(text.splitlines()) == []
+
+
+def test_two_runs_joined_as_the_ends_of_one_change() -> None:
+    text = """\
+On a peak IOPS run with iostats on, this takes the performance from:
+
+IOPS=98.40M, BW=48.05GiB/s, IOS/call=31/31
+IOPS=98.43M, BW=48.06GiB/s, IOS/call=32/32
+
+to
+
+IOPS=107.70M, BW=52.59GiB/s, IOS/call=31/32
+IOPS=107.62M, BW=52.55GiB/s, IOS/call=31/31
+"""
+    # each side's first sample (rule 4)
+    assert [(b, p) for b, p, _ in pairs(text)] == [(98.40, 107.70), (48.05, 52.59)]
+    # `to` with no `from` above is a word, not a join
+    assert pairs(text.replace("from:", "like this:")) == []
+
+
+def test_fio_lines_that_support_a_result_are_never_paired() -> None:
+    text = """\
+Before:
+  cpu          : usr=2.02%, sys=8.88%, ctx=424486, majf=0, minf=3905
+     issued rwts: total=165854,262144,0,0 short=0,0,0,0 dropped=0,0,0,0
+   bw (  KiB/s): min= 3008, max=19248, per=100.00%, avg=12709.96, stdev=3287.35, samples=165
+
+After:
+  cpu          : usr=2.05%, sys=9.14%, ctx=422964, majf=0, minf=3899
+     issued rwts: total=165557,262144,0,0 short=0,0,0,0 dropped=0,0,0,0
+   bw (  KiB/s): min= 3100, max=19000, per=100.00%, avg=12900.10, stdev=3000.00, samples=165
+"""
+    assert pairs(text) == []

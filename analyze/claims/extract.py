@@ -30,6 +30,7 @@ from analyze.claims.lexer.units import lower_is_better, metric_of
 from analyze.claims.lists.paired import find_paired_runs
 from analyze.claims.lists.read import find_list_measurements
 from analyze.claims.lists.stated import find_stated_lines
+from analyze.claims.log_lines import is_log_line
 from analyze.claims.prose.carried import find_carried_pairs, find_formula_pairs
 from analyze.claims.prose.listed import spread_over_list
 from analyze.claims.prose.percent import find_percent_changes
@@ -296,6 +297,13 @@ def _counted(block: _Block, m: Measurement) -> tuple[Quantity, Quantity] | None:
         return Quantity(q.value, q.text, q.start, q.end, q.kind, unit.unit, unit.canonical_unit,
                         q.value * unit.canonical_value, q.bound, q.sign, q.high)  # type: ignore[operator]
     return counted(m.baseline), counted(m.patched)
+
+
+def _not_logged(measurements: Sequence[Measurement]) -> list[Measurement]:
+    """The pairs less those read from a log's lines (an oops's registers, a NIC's counters,
+    iperf3's sender line: analyze/claims/log_lines.py)."""
+    return [m for m in measurements
+            if not any(is_log_line(part) for part in m.quote.split("\n")[:2])]
 
 
 def _with_counted(block: _Block, measurements: Sequence[Measurement]) -> list[Measurement]:
@@ -580,7 +588,7 @@ def _same_point(m: Measurement, change: StatedChange, metric: str) -> bool:
 
 
 def _summaries_stated(measurements: list[Measurement], changes: Sequence[StatedChange],
-                      placed: set[tuple[int, float]],
+                      placed: set[tuple[int, float]], lines: Sequence[str] = (),
                       ) -> tuple[list[Measurement], set[tuple[int, float]]]:
     """A change a sentence states near a pair whose figures compute to it is that pair's:
     "or about a 25% improvement" under two t/io_uring runs (5.18M -> 6.54M IOPS, 2.53 ->
@@ -597,7 +605,7 @@ def _summaries_stated(measurements: list[Measurement], changes: Sequence[StatedC
         seen.add(key)
         metric = change.metric or metric_of(None, change.context)
         near = [k for k, m in enumerate(out)
-                if m.line - _SUMMARY_BELOW <= change.line <= m.line + m.quote.count("\n") + _SUMMARY_ABOVE
+                if m.line - _SUMMARY_BELOW <= change.line <= _last_line(lines, m) + _SUMMARY_ABOVE
                 and _agrees_with(m, change.stated) and _same_point(m, change, metric)]
         if not near:
             continue
@@ -607,6 +615,22 @@ def _summaries_stated(measurements: list[Measurement], changes: Sequence[StatedC
                 if out[k].stated is None:
                     out[k] = replace(out[k], stated=change.stated)
     return out, placed
+
+
+def _last_line(lines: Sequence[str], m: Measurement) -> int:
+    """The last line a pair was read from: where the last line of its quote stands (two
+    runs' first lines quoted one over the other may stand far apart)."""
+    last = m.quote.rsplit("\n", 1)[-1].rsplit(" [...] ", 1)[-1].rstrip()
+    end = m.line + m.quote.count("\n")
+    if not last:
+        return end
+    for j in range(max(end, m.line), min(len(lines), m.line + _MAX_SPAN)):
+        if lines[j].rstrip() == last:
+            return j
+    return end
+
+
+_MAX_SPAN = 400
 
 
 def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[Claim, ...]:
@@ -626,11 +650,11 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
         measurements = _with_counted(block, without_supporting_counters(
-            [*read, *find_paired_runs(block.lines, taken, series)], block.lines))
+            _not_logged([*read, *find_paired_runs(block.lines, taken, series)]), block.lines))
         stated = spread_over_list(block.lines, [*find_prose_changes(block.lines),
                                                 *find_percent_changes(block.lines)])
         measurements, captioned = _captions_stated(block.lines, measurements, stated)
-        measurements, captioned = _summaries_stated(measurements, stated, captioned)
+        measurements, captioned = _summaries_stated(measurements, stated, captioned, block.lines)
         for m in measurements:
             figures.append(_make_claim(message, block, m))
             found.append((figures[-1], None))
@@ -640,8 +664,8 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
                 found.append((_stated_claim(message, block, change, source="list"),
                               _rounding(change.stated)))
                 used.add(change.line)
-        for m in [*find_prose_measurements(block.lines), *find_carried_pairs(block.lines),
-                  *find_formula_pairs(block.lines)]:
+        for m in _not_logged([*find_prose_measurements(block.lines),
+                              *find_carried_pairs(block.lines), *find_formula_pairs(block.lines)]):
             if m.line not in used:
                 figures.append(_make_claim(message, block, m))
                 found.append((figures[-1], None))

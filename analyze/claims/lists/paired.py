@@ -30,6 +30,7 @@ from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
 from analyze.claims.lexer.units import metric_of
 from analyze.claims.lists import fio_output
+from analyze.claims.log_lines import is_log_line
 from analyze.claims.tables.roles import (
     BASELINE,
     PATCHED,
@@ -222,9 +223,14 @@ def _bracketed(text: str, q: Quantity) -> bool:
         and text[q.end:].lstrip().startswith(")")
 
 
+# fio's lines that support its results, never results (docs/claims.md, rule 2)
+_FIO_SUPPORT = re.compile(r"^\s*(?:cpu\s*:\s*usr=|IO depths\s*:|submit\s*:|complete\s*:"
+                          r"|issued rwts:|latency\s*:\s*target=|(?:bw|iops)\s*(?:\([^)]*\))?\s*:\s*min=)")
+
+
 def _template(index: int, line: str) -> tuple[str, _Line] | None:
     """The line with its figures taken out (lower case, blanks folded), and the line."""
-    if len(line) > _MAX_LINE:
+    if len(line) > _MAX_LINE or _FIO_SUPPORT.match(line) or is_log_line(line):
         return None
     stamp = _TIMESTAMP.match(line)
     text = _time_in_seconds(line[stamp.end():] if stamp else line)
@@ -837,7 +843,7 @@ def find_paired_runs(lines: Sequence[str], taken: set[int],
                                    *((b, p, "") for b, p in _named_sections(lines, series)),
                                    *((b, p, "") for b, p in _switched_sections(lines)),
                                    *_contrasted_sections(lines), *_labelled_sections(lines),
-                                   *_report_sections(lines)]:
+                                   *_report_sections(lines), *_connected_sections(lines)]:
         if any(i in read for i in (*range(base.start - 1, base.end),
                                    *range(patched.start - 1, patched.end))):
             continue
@@ -927,6 +933,60 @@ def _contrasted_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section,
 # it came from, not part of its shape
 _LINE_LABEL = re.compile(r"^[^\s:]{1,80}:\s+(?=\S)")
 _LABEL_GAP = 2  # blank lines between the groups of labelled lines of one comparison
+# a line that joins two runs as the two ends of one change: `from:` ... `to` ... ; `vs`
+_CONNECTOR = re.compile(r"^\s*(?:to|vs\.?|versus)\s*:?\s*$", re.I)
+_FROM = re.compile(r"\bfrom\s*:?\s*$", re.I)
+
+
+def _connected_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section, str]]:
+    """Two runs of the same shape joined by a line that makes them the two ends of one
+    change, the first the baseline:
+
+        ... this changes the performance from:
+
+        IOPS=108.41M, BW=52.93GiB/s, IOS/call=31/31
+        IOPS=108.43M, BW=52.94GiB/s, IOS/call=32/32
+
+        to
+
+        IOPS=118.79M, BW=58.00GiB/s, IOS/call=31/32
+
+    (`to` after a `from` that ends the words above the first run; `vs` or `versus` alone)."""
+    out = []
+    for k, line in enumerate(lines):
+        if not _CONNECTOR.match(line):
+            continue
+        above = _run_bounds(lines, k, -1)
+        below = _run_bounds(lines, k, +1)
+        if above is None or below is None:
+            continue
+        if line.strip().lower().startswith("to"):
+            words = next((lines[j] for j in range(above[0] - 1, max(-1, above[0] - 4), -1)
+                          if lines[j].strip()), "")
+            if not _FROM.search(words):
+                continue
+        shapes = [{_label_free(t[0]) for j in range(a, b) if (t := _template(j, lines[j]))}
+                  for a, b in (above, below)]
+        if not shapes[0] & shapes[1]:
+            continue
+        out.append((_Section(BASELINE, "from", above[0], above[1]),
+                    _Section(PATCHED, line.strip(), below[0], below[1]), ""))
+    return out
+
+
+def _run_bounds(lines: Sequence[str], at: int, step: int) -> tuple[int, int] | None:
+    """The run of figure lines next to line `at` (above it for step -1, below for +1),
+    blank lines between them and it skipped: (first, one past the last)."""
+    j = at + step
+    while 0 <= j < len(lines) and not lines[j].strip() and abs(j - at) <= 2:
+        j += step
+    if not (0 <= j < len(lines)) or _template(j, lines[j]) is None:
+        return None
+    end = j
+    while 0 <= end + step < len(lines) and abs(end - at) < _MAX_SECTION \
+            and _template(end + step, lines[end + step]) is not None:
+        end += step
+    return (min(j, end), max(j, end) + 1)
 _LABEL_LINES = 24  # lines of words above a report where its setting may be named
 
 

@@ -24,6 +24,7 @@ from analyze.claims.shell.loops import Loop, loop_for_values
 from analyze.limits import DEFAULT_LIMITS, table_too_long
 
 from .baseline_row import find_baseline_rows
+from .flag_rows import find_flag_rows
 from .lkp import find_lkp_measurements
 from .perf_stat import find_perf_stat_measurements
 from .prefixed_rows import find_prefixed_rows
@@ -468,4 +469,6 @@ def find_table_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> l
     out += find_variant_rows(lines)
     out += find_baseline_rows(lines)
     out += find_prefixed_rows(lines)
+    taken = {m.line for m in out}
+    out += [m for m in find_flag_rows(lines) if m.line not in taken]
     return out
