@@ -81,6 +81,17 @@ def test_signature_and_prose_after_diff_are_not_swallowed():
     assert patch.text == DIFF and patch.added == 1
 
 
+def test_a_last_hunk_ending_in_a_blank_context_line():
+    """The archive (or the mailer) drops the blank of an empty context line: the last hunk
+    ends on an empty line, then the signature. That line is the hunk's; without it the
+    hunk is short and the whole diff was lost (issue 32: 1,771 of 18,850 netfilter-devel
+    patches stored with no files)."""
+    diff = ("diff --git a/x.c b/x.c\nindex 1..2 100644\n--- a/x.c\n+++ b/x.c\n"
+            "@@ -1,3 +1,3 @@\n-a\n+b\n c\n\n")
+    patch = patch_of("msg\n---\n" + diff + "-- \n2.51.0\n")
+    assert [(f.path, f.added, f.removed) for f in patch.files] == [("x.c", 1, 1)]
+
+
 def test_multi_file_multi_hunk_and_totals():
     diff = DIFF + (
         "diff --git a/b.c b/b.c\n"

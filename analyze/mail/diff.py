@@ -212,9 +212,10 @@ def _scan(lines: Sequence[str], start: int) -> tuple[_Region | None, int]:
             break
     if not region.files:
         return None, start + 1
+    # (every line up to `end` was read as part of the diff: an empty line there is a
+    # context line whose blank the mailer or the archive dropped, the last hunk's too;
+    # dropping it made the hunk one line short and the whole diff unreadable)
     region.lines = list(lines[start:end])
-    while region.lines and not region.lines[-1].strip():
-        region.lines.pop()
     return region, end
 
 
