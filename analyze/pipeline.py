@@ -17,8 +17,10 @@ from .limits import DEFAULT_LIMITS, Limits
 from .model import Analysis, Claim, Message, Problem
 
 # Bumped when derived results change, so `analyze --all` is worth running. 2: claims; 3: the
-# robot's benchmark rows only; 4: robot reports, applied commits, each claim's benchmark.
-ANALYZER_VERSION = "4"
+# robot's benchmark rows only; 4: robot reports, applied commits, each claim's benchmark; 5:
+# claims read structure first (issue 31: `runs`, `section`, IOPS as throughput) and diffs
+# whose last hunk ends on an empty context line.
+ANALYZER_VERSION = "5"
 
 
 def parse_all(
