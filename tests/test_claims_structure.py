@@ -167,3 +167,18 @@ RSP: 0018:ffffb8c0c0004e20 EFLAGS: 00010246
 """
     # iperf3's receiver summary is the result; registers, counters and the sender's line not
     assert [(c.baseline, c.patched) for c in claims(tmp_path, body)] == [(941, 1201)]
+
+
+def test_a_tool_that_prints_each_figure_whole_keeps_its_scale(tmp_path: Path) -> None:
+    body = ("Before:\nIOPS=73248, BW=4.58GiB/s, IOS/call=32/32\n\n"
+            "After:\nIOPS=381.76K, BW=23.86GiB/s, IOS/call=32/31\n")
+    iops = next(c for c in claims(tmp_path, body) if c.baseline == 73248)
+    assert iops.change_pct == pytest.approx(100 * (381_760 - 73_248) / 73_248)
+
+
+def test_a_kernel_log_time_stamp_is_no_figure() -> None:
+    from analyze.claims.lexer.numbers import find_quantities
+
+    line = "[  167.667701] skbuff: skb_over_panic: text:ffffffffb1e32cc1 len:60224"
+    assert [q.value for q in find_quantities(line)] == [60224]
+    assert stamp_or_line({"quote": line, "baseline": 167.667701, "patched": 60224.0})

@@ -253,9 +253,11 @@ def _canonical(q: Quantity | None, unit_from: Quantity | None) -> float | None:
     if q is None:
         return None
     if q.unit is None and q.kind == "number" and unit_from is not None and unit_from.unit \
-            and unit_from.canonical_value is not None and unit_from.value:
+            and unit_from.canonical_value is not None and unit_from.value \
+            and 0.1 <= abs(q.value / unit_from.value) <= 10:
         # one unit written for the pair (`from 5 Mpps to 6`, `from 7.0 to 7.1M`): the bare
-        # figure is in it, as the claim shows both
+        # figure, of the same size as the other, is in it, as the claim shows both (a tool
+        # that prints `IOPS=73248` and then `IOPS=381.76K` wrote each figure whole)
         return (_value(q) or q.value) * unit_from.canonical_value / unit_from.value
     if q.canonical_value is not None:
         middle = _value(q)
@@ -286,16 +288,20 @@ def _counted(block: _Block, m: Measurement) -> tuple[Quantity, Quantity] | None:
     words = {w.upper() if w.lower() == "iops" else w for w in _COUNTED_NEAR.findall(near)}
     if len(words) != 1:
         return None
-    probe = find_quantities(f"1 {scale}{words.pop()}")
-    if not probe or not probe[0].unit or probe[0].canonical_value is None:
+    word = words.pop()
+    scaled = find_quantities(f"1 {scale}{word}")
+    plain = find_quantities(f"1 {word}")
+    if not scaled or not scaled[0].unit or scaled[0].canonical_value is None \
+            or not plain or not plain[0].unit or plain[0].canonical_value is None:
         return None
-    unit = probe[0]
 
     def counted(q: Quantity) -> Quantity:
-        if q.unit not in (None, scale):
+        # (`7130K` in KIOPS; a figure written without the scale, `73248`, in IOPS)
+        unit = scaled[0] if q.unit == scale else plain[0] if q.unit is None else None
+        if unit is None or unit.canonical_value is None:
             return q
         return Quantity(q.value, q.text, q.start, q.end, q.kind, unit.unit, unit.canonical_unit,
-                        q.value * unit.canonical_value, q.bound, q.sign, q.high)  # type: ignore[operator]
+                        q.value * unit.canonical_value, q.bound, q.sign, q.high)
     return counted(m.baseline), counted(m.patched)
 
 

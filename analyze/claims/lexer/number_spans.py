@@ -56,6 +56,8 @@ _EXCLUDED: tuple[tuple[tuple[str, ...], re.Pattern[str], int], ...] = (
                    r"(?:-rc[0-9]+)?(?:[-+~][\w.]+)?"), 1),
     # commit ids after `commit` / `Fixes:`
     (("ommit", "Fixes:"), compile_words(r"(?<!\w)(?:[Cc]ommit|Fixes:)\s[0-9a-f]{6,40}(?!\w)"), 1),
+    # the kernel log's time stamps: `[  167.667701] skbuff: ...` is when, never how long
+    (("]",), compile_words(r"\[\s*[0-9]{1,7}\.[0-9]{6}\]"), 1),
     # patch counters in subjects: `[PATCH net-next 3/7]`
     (("]",), compile_words(r"(?<![\w/])[0-9]{1,4}/[0-9]{1,4}(?=\])"), 1),
     # diffstat: `3 files changed, 10 insertions(+), 2 deletions(-)` and ` dev.c | 12 ++--`
