@@ -858,6 +858,7 @@ def find_paired_runs(lines: Sequence[str], taken: set[int],
 
 _UNDERLINE = re.compile(r"^\s*[-=~_*]{3,}\s*$")
 _CAPTION_END = re.compile(r"(?::-?|\s-+|:\s*-+)\s*$")
+_CAPTION_ENDS = re.compile(r"(?::-?|\s-+|:\s*-+)[ \t]*$|^[ \t]*[-=~_*]{3,}[ \t]*$", re.M)
 
 
 def _contrasted_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section, str]]:
@@ -869,14 +870,21 @@ def _contrasted_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section,
         ----------------------------           ----------------------------
         fio-1.log:  read: IOPS=1299k, ...       fio-1.log:  read: IOPS=5469k, ...
 
-    Structure first: a caption is a short line of words ending in `:` (or underlined, or
-    followed by its run within two lines), its run the figure lines below it up to the
-    next caption or line of prose; two captions in a row pair when their runs print lines of
+    Structure first: a caption is a short line of words ending in `:` (or underlined), its
+    run the figure lines below it up to the next caption or line of prose; two captions in a row pair when their runs print lines of
     the same shape. Only then the words: what one caption has and the other has not, off
     or plain on one side (`disabled`, `0`, `default`), on on the other. A caption with no
     run of its own right above the pair is the setup both ran in (a condition)."""
+    # (two lines that end as captions, or underlines, or nothing here to read: one search
+    # of the block's text, most blocks have none)
+    hints = _CAPTION_ENDS.finditer(joined(lines))
+    if next(hints, None) is None or next(hints, None) is None:
+        return []
     captions: list[tuple[int, str, int]] = []  # caption line, its text, its first run line
     for i, line in enumerate(lines[:-1]):
+        if not line.rstrip().endswith((":", "-")) \
+                and lines[i + 1].lstrip()[:3] not in ("---", "===", "~~~", "___", "***"):
+            continue  # (the cheap test of what follows, first)
         text = line.strip()
         if not text or len(text) > _MAX_CAPTION or len(text.split()) > _MAX_CAPTION_WORDS \
                 or not re.search(r"[A-Za-z]{2}", text) or _UNDERLINE.match(text):
@@ -885,16 +893,24 @@ def _contrasted_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section,
         underlined = _UNDERLINE.match(lines[j]) is not None
         if underlined:
             j += 1
-        ends_like_caption = bool(_CAPTION_END.search(text)) or underlined
-        if not ends_like_caption and _template(i, line) is not None:
-            continue  # a run's line, not a caption
+        if not (underlined or _CAPTION_END.search(text)):
+            continue  # a caption ends in `:` (`:-`, `---`) or is underlined
         while j < len(lines) and j <= i + 3 and not lines[j].strip():
             j += 1
         captions.append((i, text.strip(" *#:-=\t"), j))
     if len(captions) < 2:
         return []
+    # (the words first, they cost little: a run's shapes only for captions that contrast)
+    contrasted = {k for k in range(len(captions) - 1)
+                  if contrast_roles(captions[k][1], captions[k + 1][1]) is not None}
+    if not contrasted:
+        return []
+    wanted = {k for c in contrasted for k in (c - 1, c, c + 1)}
     runs: list[tuple[int, int, frozenset[str]]] = []  # each caption's run and its shapes
     for k, (i, _, begin) in enumerate(captions):
+        if k not in wanted:
+            runs.append((begin, begin, frozenset()))
+            continue
         limit = captions[k + 1][0] if k + 1 < len(captions) else min(len(lines), i + 1 + _MAX_SECTION)
         shapes: set[str] = set()
         end = begin
@@ -911,10 +927,10 @@ def _contrasted_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section,
         runs.append((begin, end, frozenset(shapes)))
     out = []
     used: set[int] = set()
-    for k in range(len(captions) - 1):
+    for k in sorted(contrasted):
         first, second = captions[k][1], captions[k + 1][1]
         a, b = runs[k], runs[k + 1]
-        if k in used or not a[2] or not b[2] or not a[2] & b[2]:
+        if k in used or k + 1 in used or not a[2] or not b[2] or not a[2] & b[2]:
             continue
         roles = contrast_roles(first, second)
         if roles is None:
@@ -1073,7 +1089,7 @@ def _labelled_sections(lines: Sequence[str]) -> list[tuple[_Section, _Section, s
     groups: list[tuple[str, str, int, int]] = []  # shape, label stem, first line, end
     for i, line in enumerate(lines):
         m = _LINE_LABEL.match(line) if ":" in line[:82] else None
-        if m is None or len(line) > _MAX_LINE:
+        if m is None or len(line) > _MAX_LINE or not _DIGIT.search(line, m.end()):
             continue
         found = _template(i, line)
         if found is None:

@@ -29,6 +29,7 @@ from .roles import BASELINE, STATED, contrast_roles, role_of
 _MAX_LINE = 300
 _MAX_ROWS = 200
 _RULE = re.compile(r"^\s*[-=~_+|]{8,}\s*$")
+_WIDE = re.compile(r"\S {2,}\S.*\S {2,}\S")
 _HEADER_CELL = re.compile(r"\S+(?: \S+)*")  # words parted by one blank are one name
 _ROW_CELL = re.compile(r"[+\-~±]\s{0,3}\d\S*|\S+")  # `+  7%`, `+100%`: one cell each
 
@@ -80,7 +81,10 @@ def find_flag_rows(lines: Sequence[str]) -> list[Measurement]:
     i = 0
     while i < len(lines) - 2:
         header = lines[i]
-        if not header.strip() or len(header) > _MAX_LINE or any(ch.isdigit() for ch in header) \
+        # (cheap tests first: a header of three names or more parted by wide blanks, over a
+        # rule or a row with figures)
+        if len(header) > _MAX_LINE or not _WIDE.search(header) or any(ch.isdigit() for ch in header) \
+                or not (_RULE.match(lines[i + 1]) or any(ch.isdigit() for ch in lines[i + 1])) \
                 or len(_columns(header)) < 3:
             i += 1
             continue
