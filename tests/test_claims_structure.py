@@ -182,3 +182,20 @@ def test_a_kernel_log_time_stamp_is_no_figure() -> None:
     line = "[  167.667701] skbuff: skb_over_panic: text:ffffffffb1e32cc1 len:60224"
     assert [q.value for q in find_quantities(line)] == [60224]
     assert stamp_or_line({"quote": line, "baseline": 167.667701, "patched": 60224.0})
+
+
+def test_a_unit_the_header_names_once_over_its_columns(tmp_path: Path) -> None:
+    body = """\
+Indicative, a single run:
+
+ -------------.-----------------------------.---------------------.
+ Xeon 6230    |       baselines, Mpps       |     this series     |
+ -------------|--------|--------|-----------|----------|----------|
+ type  count  |  drop  |  hash  |  rbtree   |   hash   |  rbtree  |
+ -------------|--------|--------|-----------|----------|----------|
+ net,port     |        |        |           |   +12%   |   +5%    |
+       1000   |   11.1 |    5.0 |    2.0    |    5.6   |    2.1   |
+"""
+    got = claims(tmp_path, body)
+    assert {(c.baseline, c.patched, c.unit, c.metric) for c in got} == {
+        (5.0, 5.6, "Mpps", "throughput"), (2.0, 2.1, "Mpps", "throughput")}

@@ -263,6 +263,9 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
     if agreed < 0.6 * len(applicable):
         return []
     caption = _caption(lines, run)
+    # a unit the header names once over all its columns (`| baselines, Mpps | this series |`)
+    first = min(p.row for p in percents)
+    header_unit = unit_in_text(" ".join(r.text.replace("|", " ") for r in rows[:first])[:400])
     reruns = _reruns(lines, run[0][0], rows)
     names = _cell_names(rows)
     columns = _column_roles(lines, run, rows)
@@ -279,7 +282,7 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
                 and columns.get(_column(rows[f.row], f)) is None:
             continue  # a column of neither side beside a patched one: a reference
         unit = (f.q.unit or g.q.unit or unit_in_text(names.get(f.cell, ""))
-                or unit_in_text(caption))
+                or unit_in_text(caption) or header_unit)
         frow = rows[f.row]
         # the rows the pair was read from, in order: adjacent ones one after the other (the
         # claim's lines), others as fragments
