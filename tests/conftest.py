@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 from pathlib import Path
 
@@ -220,3 +221,14 @@ def bundled_store(bundled_copy: str):
 
     with Store.open(bundled_copy) as opened:
         yield opened
+
+
+def required_program(name: str, install: str) -> str:
+    """The path of a program a test drives, else a skip with how to install it (a failure
+    where CI must have it: .ci/run installs it, PATCHPERF_REQUIRE_SHARED=1)."""
+    found = shutil.which(name)
+    if found is None:
+        if os.environ.get("PATCHPERF_REQUIRE_SHARED") == "1":
+            pytest.fail(f"{name} is missing: .ci/run installs it ({install})")
+        pytest.skip(f"{name} is not installed ({install})")
+    return found

@@ -8,15 +8,14 @@ must write nothing outside the run's folder."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import stat
 import subprocess
 from pathlib import Path
 
 import pytest
 import tool_tables as real
+from conftest import required_program
 from controls_table import scenarios
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -253,12 +252,7 @@ TOOL_COMMANDS = {
 
 
 def _strace() -> str:
-    found = shutil.which("strace")
-    if found is None:
-        if os.environ.get("PATCHPERF_REQUIRE_SHARED") == "1":
-            pytest.fail("strace is missing: .ci/run installs it (apt-get install strace)")
-        pytest.skip("strace is not installed (apt-get install strace)")
-    return found
+    return required_program("strace", "apt-get install strace")
 
 
 _CALL = re.compile(r'^\d+\s+(\w+)\((.*)\)\s+=\s+(-?\d+)')

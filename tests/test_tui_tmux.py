@@ -4,15 +4,13 @@ the bundled corpus, keys are sent, and the screen is read back with `capture-pan
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import pytest
+from conftest import required_program
 
 from corpus.bundled import bundled_threads
 from reports.cli import main
@@ -21,12 +19,7 @@ PATCHPERF = Path(sys.executable).with_name("patchperf")
 
 
 def _tmux() -> str:
-    found = shutil.which("tmux")
-    if found is None:
-        if os.environ.get("PATCHPERF_REQUIRE_SHARED") == "1":
-            pytest.fail("tmux is missing: .ci/run installs it (apt-get install tmux)")
-        pytest.skip("tmux is not installed (make tui-smoke installs it)")
-    return found
+    return required_program("tmux", "apt-get install tmux; make tui-smoke")
 
 
 class Terminal:

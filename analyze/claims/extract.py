@@ -692,7 +692,7 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
         return ()
     changes = _Changes(figures)
     kept = [c for c, tolerance in found if tolerance is None or not changes.restates(c, tolerance)]
-    return merge_claims(tell_apart(kept, message.body.lines))
+    return merge_claims(tell_apart(kept, message.body))
 
 
 def merge_claims(claims: Iterable[Claim]) -> tuple[Claim, ...]:

@@ -179,10 +179,6 @@ def _one_of(*names: str) -> Callable[[str], bool]:
     return lambda v: v in choices
 
 
-def _number(v: str) -> bool:
-    return bool(re.fullmatch(r"\d{1,12}(?:\.\d{1,6})?[kKmMgGtT]?[iI]?[bB]?", v))
-
-
 # --- iproute2 -------------------------------------------------------------------------------
 
 
@@ -381,12 +377,6 @@ def _ethtool(argv: Sequence[str]) -> str:
 
 # --- sysctl -------------------------------------------------------------------------------
 
-SYSCTL = Getopt(
-    short=_shorts("bneNwfp::qoxaAXr:Vdh", "neNwqaAX"),
-    long={"all": None, "ignore": None, "names": None, "values": None, "quiet": None,
-          "write": None, "dry-run": None},
-    values={},
-)
 _SYSCTL_KEY = re.compile(r"[a-z][a-z0-9_-]{0,40}(?:[./][A-Za-z0-9_-]{1,64}){1,8}")
 _SYSCTL_KERNEL = frozenset({"numa_balancing", "perf_event_paranoid", "nmi_watchdog",
                             "timer_migration", "watchdog", "sched_autogroup_enabled",
@@ -427,9 +417,16 @@ def _sysctl_setting(word: str) -> bool:
     return all(value_ok(v) for v in value.split()) if value.strip() else False
 
 
+SYSCTL = Getopt(
+    short=_shorts("bneNwfp::qoxaAXr:Vdh", "neNwqaAX"),
+    long={"all": None, "ignore": None, "names": None, "values": None, "quiet": None,
+          "write": None, "dry-run": None},
+    values={}, positional=_sysctl_setting,
+)
+
+
 def _sysctl(argv: Sequence[str]) -> str:
-    spec = Getopt(SYSCTL.short, SYSCTL.long, {}, positional=_sysctl_setting)
-    why, _ = _getopt(spec, "sysctl", argv)
+    why, _ = _getopt(SYSCTL, "sysctl", argv)
     if why.startswith("sysctl takes no word"):
         return ("sysctl sets only net.*, vm.* and kernel.sched_* keys (never one that makes "
                 "the kernel run a program) to numbers and names")
@@ -525,7 +522,7 @@ IPERF3 = Getopt(
 XDP_BENCH_COMMANDS = frozenset({"drop", "pass", "tx", "redirect", "redirect-cpu",
                                 "redirect-map", "redirect-multi", "xsk-drop", "xsk-tx"})
 XDP_BENCH = Getopt(
-    short={"h": False, "v": False, "p": True, "l": True, "r": False, "i": True, "e": False,
+    short={"v": False, "p": True, "l": True, "r": False, "i": True, "e": False,
            "m": True, "s": False, "c": True, "D": True, "q": True, "x": False, "X": False,
            "A": True, "f": True, "d": True, "b": True, "I": True, "u": False, "M": False,
            "Q": False, "a": False, "B": False, "F": False, "C": True, "w": True, "W": True,
@@ -543,7 +540,6 @@ XDP_BENCH = Getopt(
           "schpri": "required", "attach-mode": "required"},
     values={}, positional=value_ok,
 )
-XDP_BENCH.short.pop("h")
 
 
 def _xdp_bench(argv: Sequence[str]) -> str:
@@ -677,7 +673,6 @@ _CHECKS: dict[str, Callable[[Sequence[str]], str]] = {
     "fio": _fio,
     "io_uring": lambda argv: _getopt(IO_URING, "t/io_uring", argv)[0],
 }
-TOOLS = frozenset(_CHECKS)
 
 
 def check(tool: str, argv: Sequence[str]) -> str:
