@@ -199,3 +199,142 @@ Indicative, a single run:
     got = claims(tmp_path, body)
     assert {(c.baseline, c.patched, c.unit, c.metric) for c in got} == {
         (5.0, 5.6, "Mpps", "throughput"), (2.0, 2.1, "Mpps", "throughput")}
+
+
+SOCKPERF = """\
+Prior:
+sockperf: Summary: Latency is 24.571 usec
+sockperf: ---> <MAX> observation = 103294.331
+sockperf: ---> percentile 99.999 =   45.633
+sockperf: ---> percentile 99.000 =   33.390
+sockperf: ---> <MIN> observation =   12.220
+
+After:
+sockperf: Summary: Latency is 24.965 usec
+sockperf: ---> <MAX> observation = 195.841
+sockperf: ---> percentile 99.999 =   45.026
+sockperf: ---> percentile 99.000 =   33.482
+sockperf: ---> <MIN> observation =   12.277
+"""
+
+
+def test_paired_lines_are_told_apart_by_their_labels(tmp_path: Path) -> None:
+    got = {dict(c.condition).get("row"): (c.metric, c.unit, c.baseline, c.patched)
+           for c in claims(tmp_path, SOCKPERF)}
+    # the percentiles are the summary's latency, in its unit; <MIN> and <MAX> are spread
+    assert got == {"Summary Latency is": ("latency", "usec", 24.571, 24.965),
+                   "percentile 99.999": ("latency", "usec", 45.633, 45.026),
+                   "percentile 99.000": ("latency", "usec", 33.39, 33.482)}
+
+
+MMTESTS_COLUMNS = """\
+pgbench Transactions
+Hmean     1       726.68 (   0.00%)      713.79 (  -1.77%)      764.83 (   5.25%)
+Hmean     4      2213.45 (   0.00%)     2302.69 (   4.03%)     2155.90 (  -2.60%)
+"""
+
+
+def test_a_row_against_several_columns_names_each_column(tmp_path: Path) -> None:
+    got = {(dict(c.condition)["case"], dict(c.condition).get("column")): (c.metric, c.patched)
+           for c in claims(tmp_path, MMTESTS_COLUMNS)}
+    # the caption names the metric the rows do not
+    assert got == {("Hmean 1", "2"): ("transactions", 713.79), ("Hmean 1", "3"): ("transactions", 764.83),
+                   ("Hmean 4", "2"): ("transactions", 2302.69), ("Hmean 4", "3"): ("transactions", 2155.9)}
+
+
+def test_a_header_names_the_column_it_stands_over(tmp_path: Path) -> None:
+    body = ("Hackbench seconds, lower is better:\n\n"
+            "groups    base     ring    mutex\n"
+            "1         10.0     9.0     8.0\n")
+    got = {dict(c.condition).get("column"): c.patched for c in claims(tmp_path, body)}
+    assert got == {"ring": 9.0, "mutex": 8.0}
+
+
+def test_percentages_of_one_sentence_are_told_apart_by_what_they_are_for(tmp_path: Path) -> None:
+    body = ("This yields a throughput increase of 4% for the l2fwd sample app. If we only\n"
+            "look at Tx, the series increases throughput by 20% for txonly.\n")
+    got = {dict(c.condition).get("for"): c.stated_change_pct for c in claims(tmp_path, body)}
+    assert got == {"the l2fwd sample app": 4.0, "txonly": 20.0}
+
+
+def test_time_user_and_sys_lines_support_the_real_one(tmp_path: Path) -> None:
+    body = ("Before:\n\nreal\t0m45.566s\nuser\t0m0.762s\nsys\t0m44.100s\n\n"
+            "After:\n\nreal\t0m3.547s\nuser\t0m0.710s\nsys\t0m2.800s\n")
+    (c,) = claims(tmp_path, body)
+    assert (c.baseline, c.patched, c.metric) == (45.566, 3.547, "latency")
+
+
+def test_two_bare_numbers_in_a_sentence_are_no_claim(tmp_path: Path) -> None:
+    body = ("The scheduler tree went from 9 to 5 layers, and the series grew from 3 to 6.\n"
+            "Throughput went from 5 to 6 Mpps.\n")
+    (c,) = claims(tmp_path, body)
+    assert (c.baseline, c.patched, c.unit) == (5.0, 6.0, "Mpps")
+
+
+@pytest.mark.parametrize("line", [
+    "On Tue, Aug 19, 2025 at 04:31:49PM -0700, A Person wrote:",
+    "To: Someone <someone@example.org>",
+    "It was always a bit slower. Before the patch",
+])
+def test_what_is_no_heading(line: str) -> None:
+    assert headings([line, "", "10 -> 12 Mpps"], 3) == []
+
+
+FIO_LINES = """\
+throttle at 30MB/s, fio randread, 8 jobs:
+
+    before : IOPS=57.2k, BW=224MiB/s (234MB/s)(15.6GiB/71561msec)
+    after  : IOPS=58.5k, BW=229MiB/s (240MB/s)(15.6GiB/69996msec)
+
+    before : clat (usec): min=4, max=1105.5k, avg=126.20, stdev=6419.22
+    after  : clat (usec): min=4, max=183956, avg=120.60, stdev=2957.28
+
+    before : lat (usec): min=5, max=1105.5k, avg=129.45, stdev=6419.29
+    after  : lat (usec): min=5, max=183958, avg=124.40, stdev=2958.18
+"""
+
+
+def test_a_rows_label_names_the_unit_of_its_bare_figures(tmp_path: Path) -> None:
+    got = {dict(c.condition).get("row"): (c.metric, c.unit, c.baseline, c.patched, c.direction)
+           for c in claims(tmp_path, FIO_LINES) if c.baseline == 129.45 or c.baseline == 126.2}
+    assert got == {"clat usec avg": ("latency", "usec", 126.2, 120.6, "improvement"),
+                   "lat usec avg": ("latency", "usec", 129.45, 124.4, "improvement")}
+
+
+ZONED = """\
+NVMe ZNS drive:
+
+             +--------+--------+----------+
+             |seqw4K1 |seqw4K16|rndw128K16|
+             |(MB/s)  | (MB/s) |  (KIOPS) |
+ +-----------+--------+--------+----------+
+ |    ZWL    | 183    | 707    | 14.1     |
+ |mq-deadline|        |        |          |
+ +-----------+--------+--------+----------+
+ |    ZWP    | 183    | 719    | 14.1     |
+ |mq-deadline|(-0%)   | (+1%)  | (+0%)    |
+ +-----------+--------+--------+----------+
+ |    ZWP    | 175    | 691    | 11.2     |
+ |    bfq    | (-4%)  | (-2%)  | (-20%)   |
+ +-----------+--------+--------+----------+
+"""
+
+
+def test_a_box_tables_two_line_rows_are_one_row_each(tmp_path: Path) -> None:
+    got = {(dict(c.condition)["case"], dict(c.condition)["measure"]): (c.unit, c.baseline, c.patched, c.stated_change_pct)
+           for c in claims(tmp_path, ZONED)}
+    assert got == {
+        ("ZWP mq-deadline", "seqw4K1 MB/s"): ("MB/s", 183.0, 183.0, 0.0),
+        ("ZWP mq-deadline", "seqw4K16 MB/s"): ("MB/s", 707.0, 719.0, 1.0),
+        ("ZWP mq-deadline", "rndw128K16 KIOPS"): ("KIOPS", 14.1, 14.1, 0.0),
+        ("ZWP bfq", "seqw4K1 MB/s"): ("MB/s", 183.0, 175.0, -4.0),
+        ("ZWP bfq", "seqw4K16 MB/s"): ("MB/s", 707.0, 691.0, -2.0),
+        ("ZWP bfq", "rndw128K16 KIOPS"): ("KIOPS", 14.1, 11.2, -20.0),
+    }
+
+
+def test_a_box_table_ruled_only_round_its_header_keeps_one_row_a_line() -> None:
+    from analyze.claims.tables.box_rows import merged_box_rows
+    lines = ["+------+-----+", "| case | 512 |", "+------+-----+", "| User | 216 vs 183 |",
+             "| Sys  | 1441 vs 1171 |", "+------+-----+"]
+    assert merged_box_rows(lines) is lines

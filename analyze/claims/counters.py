@@ -6,7 +6,9 @@ kept while the benchmark ran: cycles, instructions, context switches, tracepoint
 (docs/claims.md, rule 2: "perf stat only the benchmark's result or seconds time elapsed").
 So in a block that shows `perf stat` (its header or its command), a pair of perf events is
 dropped; so is a pair of tracepoint hits (`sched:sched_switch`) anywhere. The elapsed time,
-and the benchmark's own figures beside it, stay.
+and the benchmark's own figures beside it, stay. Likewise `time` prints the CPU time a run
+took (`user`, `sys`) under its `real` line: where the block pairs the real line, its user and
+sys lines only explain it, unless the words claim them ("roughly halves the system time").
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ _EVENT = re.compile(
 _ELAPSED = re.compile(r"\belapsed\b", re.I)
 _PERF = re.compile(r"Performance counter stats|\bperf stat\b", re.I)
 _KEYS = ("measure", "event", "case")
+_TIME_LINE = re.compile(r"^\s*(real|user|sys)\b[\s:]*$", re.I)
+_PART_CLAIMED = re.compile(r"\b(?:user|sys|system)\s+time\b", re.I)
 
 
 def perf_event(label: str) -> bool:
@@ -49,6 +53,18 @@ def without_supporting_counters(measurements: Sequence[Measurement],
     if not measurements:
         return []
     perf = any(_PERF.search(line) for line in lines if "perf" in line or "Perf" in line)
-    return [m for m in measurements
+    kept = [m for m in measurements
             if not (perf_event(label := _label(m)) and (perf or ":" in label))
             or _ELAPSED.search(_label(m))]
+    timed = {m: _time_line(m, lines) for m in kept}
+    if "real" not in timed.values() or any(_PART_CLAIMED.search(line) for line in lines):
+        return kept  # (the words claim the user or system time: "roughly halves the system time")
+    return [m for m in kept if timed[m] not in ("user", "sys")]
+
+
+def _time_line(m: Measurement, lines: Sequence[str]) -> str | None:
+    """`real`, `user` or `sys` for a pair read from `time`'s lines, else None."""
+    if not 0 <= m.line < len(lines):
+        return None
+    found = _TIME_LINE.match(lines[m.line][:m.baseline.start])
+    return found.group(1).lower() if found else None

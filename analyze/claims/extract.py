@@ -41,7 +41,10 @@ from analyze.claims.prose.read import (
     find_prose_measurements,
     find_prose_results,
 )
-from analyze.claims.siblings import tell_apart
+from analyze.claims.shared_unit import with_named_units
+from analyze.claims.siblings import headings, tell_apart
+from analyze.claims.spread_rows import is_spread
+from analyze.claims.tables.box_rows import merged_box_rows
 from analyze.claims.tables.read import find_table_measurements
 from analyze.claims.tables.roles import series_words
 from analyze.claims.tables.verified import find_verified_pairs
@@ -321,11 +324,23 @@ def _with_counted(block: _Block, measurements: Sequence[Measurement]) -> list[Me
     return out
 
 
+def _caption_metric(block: _Block, line: int, canonical_unit: str | None) -> str:
+    """The metric the caption over a table or list names when its rows' own words do not
+    (mmtests' `pgbench Transactions` over `Hmean 4  2213.45 ...`): the nearest heading above
+    the pair in its block."""
+    found = headings(block.lines, line + 1)
+    if not found or any(ch.isdigit() for ch in found[0]):
+        return "other"  # (a setting over the table, `read_bps_device = 30MB/s`, is no caption)
+    return metric_of(canonical_unit, found[0])
+
+
 def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     base, patched = m.baseline, m.patched
     unit = m.unit or patched.unit or base.unit
     canonical_unit = patched.canonical_unit or base.canonical_unit
     metric = metric_of(canonical_unit, m.context or m.quote)
+    if metric == "other" and m.source != "prose":
+        metric = _caption_metric(block, m.line, canonical_unit)
     b_can, p_can = _canonical(base, patched), _canonical(patched, base)
     change = None
     if b_can not in (None, 0) and p_can is not None and math.isfinite(b_can) and math.isfinite(p_can):
@@ -650,13 +665,19 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
         used: set[int] = set()
         # pairs a table's own percentages prove first: where another reader paired the
         # same figures otherwise, it read the table wrong
-        read = _with_verified(find_verified_pairs(block.lines), [
-            *find_table_measurements(block.lines, rows),
+        boxed = merged_box_rows(block.lines)
+        read = _with_verified(find_verified_pairs(boxed), [
+            *find_table_measurements(boxed, rows),
             *find_list_measurements(block.lines, rows)])
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
         measurements = _with_counted(block, without_supporting_counters(
-            _not_logged([*read, *find_paired_runs(block.lines, taken, series)]), block.lines))
+            _not_logged([m for m in (*read, *find_paired_runs(block.lines, taken, series))
+                         # (a bare row of zeros measured nothing: mmtests' `SeqCreate del 0.00`)
+                         if not is_spread(block.lines, m) and not (
+                             (m.baseline.value, m.patched.value) == (0.0, 0.0)
+                             and not (m.unit or m.baseline.unit or m.patched.unit))]),
+            block.lines))
         stated = spread_over_list(block.lines, [*find_prose_changes(block.lines),
                                                 *find_percent_changes(block.lines)])
         measurements, captioned = _captions_stated(block.lines, measurements, stated)
@@ -670,8 +691,8 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
                 found.append((_stated_claim(message, block, change, source="list"),
                               _rounding(change.stated)))
                 used.add(change.line)
-        for m in _not_logged([*find_prose_measurements(block.lines),
-                              *find_carried_pairs(block.lines), *find_formula_pairs(block.lines)]):
+        for m in _not_logged([*find_prose_measurements(block.lines), *find_carried_pairs(block.lines),
+                              *find_formula_pairs(block.lines)]):
             if m.line not in used:
                 figures.append(_make_claim(message, block, m))
                 found.append((figures[-1], None))
@@ -692,7 +713,9 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
         return ()
     changes = _Changes(figures)
     kept = [c for c, tolerance in found if tolerance is None or not changes.restates(c, tolerance)]
-    return merge_claims(tell_apart(kept, message.body))
+    body = message.body
+    lines = [strip_quote(line, depth) for line, depth in zip(body.lines, body.depths, strict=False)]
+    return merge_claims(tell_apart(with_named_units(kept, lines), lines))
 
 
 def merge_claims(claims: Iterable[Claim]) -> tuple[Claim, ...]:

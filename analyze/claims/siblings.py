@@ -7,7 +7,12 @@ settings, under a heading each (`Sequential write:` over one table, `Random writ
 the next; `NIC:` and `dummy:`): the rows of both read `case=4000`. Whatever the readers
 found, claims of one message with the same metric and the same condition are siblings no
 reader told apart; each gets the heading it stands under as its `section`, at the nearest
-level where the siblings' headings differ.
+level where the siblings' headings differ. Siblings that no heading tells apart are told
+apart by their own line: the label a row or a labelled line carries before its figures
+(`percentile 99.990 =`, `resume_noirq:`) as `row`, what a sentence says its figure is for
+(`4% for the l2fwd sample`) as `for`; and claims of one row, one per column
+(a baseline column against three variants), by the column: the header word over the
+patched figure, else its place in the row, as `column`.
 
 A heading is a short line of words above the claim that introduces what follows: it ends
 in a colon, is underlined, or opens a paragraph. The claim's id is not changed: it was
@@ -22,8 +27,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from analyze.claims.tables.roles import BASELINE, PATCHED, role_of
-from analyze.mail.body import strip_quote
-from analyze.model import Body, Claim
+from analyze.model import Claim
 
 _REACH = 60  # lines above a claim where its headings may stand
 _LEVELS = 4  # headings kept per claim, nearest first
@@ -32,6 +36,18 @@ _UNDERLINE = re.compile(r"^\s*[-=~_*]{3,}\s*$")
 _LETTERS = re.compile(r"[A-Za-z]{2}")
 _DIGIT = re.compile(r"\d")
 _BULLET = re.compile(r"^[\s*#\-+•]+")
+# Lines that stand above a claim without saying what it ran: a quote's attribution, a
+# header line copied into the body, a sentence that ends and goes on.
+_NOT_HEADING = re.compile(
+    r"^(?:On\b.*\bwrote|(?:To|Cc|From|Subject|Date|Sent|Reply-To)\s*:)|\w[.!?]\s+[A-Z]|wrote:\s*$")
+_FIGURE = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?")
+# what a sentence's figure is for: `4% for the l2fwd sample`, `20% with zero-copy`
+_FOR_PHRASE = re.compile(
+    r"^\s*(?:%|percent|x|times)?\s*(?:\w+\s+){0,3}?(?:for|on|with|in|under|when|using)\s+"
+    r"((?:the\s+)?[^\s.,;:()]+(?:\s+[^\s.,;:()]+){0,5})")
+_KEY_AT_END = re.compile(r"([A-Za-z_][\w.-]*)\s*[=:]\s*$")  # `avg=`, `IOPS=`, `p99:`
+_MAX_LABEL_WORDS = 8
+_MAX_LABEL = 60
 
 
 def _is_heading(lines: Sequence[str], i: int) -> bool:
@@ -40,6 +56,8 @@ def _is_heading(lines: Sequence[str], i: int) -> bool:
         return False
     if len(text.split()) <= 4 and role_of(text) in (BASELINE, PATCHED):
         return False  # a side's caption (`Before:`), not what both sides ran
+    if _NOT_HEADING.search(text):
+        return False
     if text.endswith((":", ":-", ":-)")) and len(text.split()) <= 14:
         return True
     if i + 1 < len(lines) and _UNDERLINE.match(lines[i + 1]):
@@ -71,25 +89,169 @@ def headings(lines: Sequence[str], line: int) -> list[str]:
     return out
 
 
-def tell_apart(claims: Sequence[Claim], body: Body) -> list[Claim]:
-    """The claims, each group of siblings (same metric, same condition, several) given the
-    heading that sets each apart as its `section`."""
+def _figures(line: str) -> list[tuple[int, int, float]]:
+    """The figures of a line: start, end and value of each."""
+    out = []
+    for m in _FIGURE.finditer(line):
+        try:
+            out.append((m.start(), m.end(), float(m.group().replace(",", ""))))
+        except ValueError:
+            continue
+    return out
+
+
+def _near(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _span_of(line: str, value: float | None, after: int = 0) -> tuple[int, int] | None:
+    """Where `value` is written in `line` (the first time from `after`)."""
+    if value is None:
+        return None
+    for start, end, found in _figures(line):
+        if start >= after and _near(found, value):
+            return start, end
+    return None
+
+
+def row_label(line: str, claim: Claim) -> str | None:
+    """The label a row or labelled line gives before the claim's first figure, its
+    punctuation and arrows off; None for a line that opens with its figure or a label long
+    enough to be a sentence."""
+    span = _span_of(line, claim.baseline) or _span_of(line, claim.patched)
+    if span is None:
+        return None
+    before = line[:span[0]]
+    figures = _figures(before)
+    if figures:
+        # a row's name and the key of the figure (`clat (usec): min=4, max=9, avg=`: `clat
+        # (usec) avg`), not the other figures between them
+        tail = before[figures[-1][1]:]
+        key = _KEY_AT_END.search(tail)
+        if key is not None:
+            before = _KEY_AT_END.sub("", before[:figures[0][0]]) + " " + key.group(1)
+        elif "|" in tail or not tail.strip():
+            before = before[:figures[0][0]]  # the figures before are other columns of the row
+        # (else the figure before is the label's own: `percentile 99.990 =`)
+    raw = before.split()
+    if len(raw) > 1 and raw[0].endswith(":"):
+        raw = raw[1:]  # the tool's prefix on each line it prints (`sockperf:`)
+    words = [w.strip(":=|()[]<>,;") for w in raw]
+    words = [w for w in words if w and any(ch.isalnum() for ch in w)]
+    while words and len(words) > 1 and role_of(words[0]) in (BASELINE, PATCHED):
+        words = words[1:]  # the side a line names (`before : clat ...`) is no row
+    label = " ".join(words)
+    if not words or len(words) > _MAX_LABEL_WORDS or len(label) > _MAX_LABEL:
+        return None
+    return label
+
+
+def prose_label(claim: Claim) -> str | None:
+    """What a sentence says its figure is for: the phrase after it that opens with `for`,
+    `on`, `with`... (`4% for the l2fwd sample app`: `the l2fwd sample app`)."""
+    value = claim.stated_change_pct if claim.baseline is None else claim.patched
+    if value is None:
+        return None
+    text = " ".join(claim.quote.split())
+    for _start, end, found in _figures(text):
+        if _near(abs(found), abs(value)):
+            m = _FOR_PHRASE.match(text[end:])
+            return m.group(1) if m else None
+    return None
+
+
+def _header_over(lines: Sequence[str], line: int, span: tuple[int, int]) -> str | None:
+    """The word of the table's header line standing over columns `span` of body line `line`
+    (1-based): the first line above the row's block of figure rows that has words and no
+    figures."""
+    i = line - 2
+    while i >= 0 and lines[i].strip() and _figures(lines[i]):
+        i -= 1
+    if i < 0 or not lines[i].strip() or _figures(lines[i]):
+        return None
+    header = lines[i].expandtabs()
+    for m in re.finditer(r"\S+(?: \S+)*", header):
+        if m.start() < span[1] and span[0] < m.end():
+            return m.group().strip(":|")
+    return None
+
+
+def _column(lines: Sequence[str], claim: Claim) -> tuple[int, str | None] | None:
+    """Where the claim's patched figure stands in its row: its place from the left and the
+    header word over it."""
+    if claim.line is None or not 0 < claim.line <= len(lines):
+        return None
+    text = lines[claim.line - 1].expandtabs()
+    base = _span_of(text, claim.baseline)
+    span = _span_of(text, claim.patched, after=base[1] if base else 0)
+    if span is None:
+        return None
+    return span[0], _header_over(lines, claim.line, span)
+
+
+def _split(out: list[Claim], members: list[int], key: str, names: dict[int, str]) -> list[list[int]]:
+    """Give each member its name under `key` when the names tell some apart; the members
+    still tied after it, in groups."""
+    if len(set(names.values())) < 2:
+        return [members]
+    for k, name in names.items():
+        out[k] = replace(out[k], condition=(*out[k].condition, (key, name)))
+    tied: dict[str | None, list[int]] = {}
+    for k in members:
+        tied.setdefault(names.get(k), []).append(k)
+    return [group for group in tied.values() if len(group) > 1]
+
+
+def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
+    """The claims, each group of siblings (same metric, same condition, several) given what
+    sets each apart: the heading it stands under as its `section`, else its row's label, else
+    its column. `lines`: the body's lines as its readers see them, quote markers off."""
     groups: dict[tuple[str, tuple[tuple[str, str], ...]], list[int]] = {}
     for k, claim in enumerate(claims):
-        if claim.line is not None and not any(key == "section" for key, _ in claim.condition):
+        if claim.line is not None:
             groups.setdefault((claim.metric, claim.condition), []).append(k)
     siblings = [members for members in groups.values() if len(members) > 1]
     out = list(claims)
     if not siblings:
-        return out  # (most messages: their lines are not read again)
-    # the body's lines as its readers see them, quote markers off
-    lines = [strip_quote(line, depth) for line, depth in zip(body.lines, body.depths, strict=False)]
+        return out
     for members in siblings:
-        found = {k: headings(lines, claims[k].line or 0) for k in members}
-        for level in range(_LEVELS):
+        tied = [members]
+        # (a reader that named the section already read the headings)
+        sectioned = any(key == "section" for key, _ in claims[members[0]].condition)
+        found = {} if sectioned else {k: headings(lines, claims[k].line or 0) for k in members}
+        for level in range(_LEVELS if found else 0):
             named = {k: h[level] for k, h in found.items() if len(h) > level}
             if len(set(named.values())) > 1:
-                for k, heading in named.items():
-                    out[k] = replace(out[k], condition=(*out[k].condition, ("section", heading)))
+                tied = _split(out, members, "section", named)
                 break
+        for group in tied:
+            _tell_apart_in_place(out, group, lines)
     return out
+
+
+def _tell_apart_in_place(out: list[Claim], members: list[int], lines: Sequence[str]) -> None:
+    """Siblings under one heading told apart by their rows' labels, then by their columns."""
+    labels: dict[int, str] = {}
+    for k in members:
+        claim = out[k]
+        line = claim.line or 0
+        if claim.source == "prose":
+            label = prose_label(claim)
+            if label is not None:
+                labels[k] = label
+        elif 0 < line <= len(lines):
+            label = row_label(lines[line - 1], claim)
+            if label is not None and label not in dict(claim.condition).values():
+                labels[k] = label
+    key = "for" if all(out[k].source == "prose" for k in labels) else "row"
+    for group in _split(out, members, key, labels):
+        places = {k: place for k in group if (place := _column(lines, out[k])) is not None}
+        if len({out[k].line for k in places}) != 1 or len({at for at, _ in places.values()}) < 2:
+            continue
+        headers = {k: header for k, (_, header) in places.items() if header}
+        if len(set(headers.values())) == len(places):
+            _split(out, group, "column", headers)
+        else:
+            order = sorted({at for at, _ in places.values()})
+            # the baseline's column is the first: a patched figure's column counts from 2
+            _split(out, group, "column", {k: str(order.index(at) + 2) for k, (at, _) in places.items()})

@@ -193,7 +193,8 @@ _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"pps\b|throughput|bandwidth|\bbw\b|goodput|[kmg]?bps\b|[kmg]?bits?/|[kmg]?b/s|"
         r"packets?/|packets? per|\bpkts?/|\brate\b|\bfps\b|\b[kmg]?iops\b|\bio/s\b", re.I)),
     ("latency", compile_words(
-        r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|elapsed|"
+        r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|elapsed|percentile|"
+        r"\bp(?:50|90|95|99)(?:\.9+)?\b|"
         r"\b(?:[nmu]s|[nmu]sec|µs|μs)\b", re.I)),
     ("cpu", compile_words(
         r"\bcpus?(?![a-z])|cycles|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|task-clock|\bbusy\b",

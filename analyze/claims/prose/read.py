@@ -229,6 +229,21 @@ def _profile_share(text: str, m: Measurement) -> bool:
     return bool(_SHARE_OF.match(text, end) or _PROFILER.search(text))
 
 
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+
+
+def _says_what(text: str, m: Measurement) -> bool:
+    """A sentence's pair says what it measures: a unit on its figures, else words of its own
+    sentence naming a metric. Two bare numbers with neither are a setting, a count, a limit
+    ("grew from 3 to 6 layers"), never a result by themselves."""
+    if m.unit or m.baseline.unit or m.patched.unit:
+        return True
+    first, last = min(m.baseline.start, m.patched.start), max(m.baseline.end, m.patched.end)
+    ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, first)]
+    after = _SENTENCE_END.search(text, last)
+    return metric_of(None, text[ends[-1] if ends else 0:after.end() if after else len(text)]) != "other"
+
+
 def _measurement(c: Candidate, shape: _Shape, pair: PairRef) -> Measurement:
     b, p = shape.originals[pair.baseline], shape.originals[pair.patched]
     # the pair's metric is the one its own clause names, when it names one: in "IOPS from
@@ -290,7 +305,7 @@ def _find(lines: Sequence[str]) -> _Found:
         measurements += (m for m in (_measurement(c, shape, pair) for pair in reading.pairs)
                          if not (_ATTRIBUTE.match(m.baseline.text)
                                  and _ATTRIBUTE.match(m.patched.text))
-                         and not _profile_share(c.text, m))
+                         and not _profile_share(c.text, m) and _says_what(c.text, m))
         changes += (found for found in (_change(c, shape, change) for change in reading.changes)
                     if found.stated.kind not in ("percent", "ratio")
                     or not is_no_change(c.text, found.stated))

@@ -308,9 +308,9 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
             named = _DIGITS.sub("", named).strip(" +-")
             label = " ".join(t for t in (named[:40], label) if t)
         condition: tuple[tuple[str, str], ...] = (("case", label),) if label else ()
-        if f.cell >= 0 and f.cell in names and g.cell != f.cell:
+        if f.cell >= 0 and f.cell in names and (g.cell != f.cell or len(names) > 1):
             # (two columns of one row with the same figures are two claims: `rbtree` and
-            # `pipapo` both 3.0 -> 3.1)
+            # `pipapo` both 3.0 -> 3.1; a row against a row names the column they share)
             condition += (("measure", names[f.cell]),)
         out.append(Measurement(
             baseline=with_unit(g.q, unit), patched=with_unit(f.q, unit), source="table",
@@ -391,15 +391,19 @@ _NAME_WORDS = re.compile(r"[A-Za-z][\w.\-/]*")
 
 def _cell_names(rows: Sequence[_Row]) -> dict[int, str]:
     """A pipe table's column names, by cell: the words of its rows without figures, read
-    down each cell (`hash` `no` `ranges`)."""
+    down each cell (`hash` `no` `ranges`). A header indented over the rows' name column has
+    one cell fewer than its rows: its cells name the rows' last ones."""
     out: dict[int, list[str]] = {}
+    widest = max((row.text.count("|") for row in rows if row.pipe and row.figures), default=0)
     for row in rows:
         if not row.pipe or row.figures:
             continue
-        for k, cell in enumerate(row.text.split("|")):
+        cells = row.text.split("|")
+        shift = widest - row.text.count("|") if not cells[0].strip() else 0
+        for k, cell in enumerate(cells):
             words = _NAME_WORDS.findall(cell)
             if k and words:
-                out.setdefault(k, []).extend(words)
+                out.setdefault(k + max(0, shift), []).extend(words)
     return {k: " ".join(words)[:60] for k, words in out.items()}
 
 

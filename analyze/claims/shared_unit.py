@@ -1,0 +1,99 @@
+"""Units a tool names once for figures it prints bare.
+
+Two shapes, both the tool's own layout rather than any wording:
+
+- a row's label names the unit in brackets, then prints the figures bare: fio's
+  `clat (usec): min=4, max=1056.6k, avg=197.23`, a table's `Latency (us)  12  10`;
+- sockperf prints `Summary: Latency is 24.571 usec` and then its percentiles bare
+  (`percentile 99.990 =   37.013`): the same quantity in the unit the summary names. A
+  latency pair of paired output with no unit takes the unit of the nearest latency pair of
+  the same message that has one, when the two are of one size (within a factor of ten, so a
+  summary in usec never lends its unit to a bare count of something else).
+
+The figures stay as written; the unit, the canonical figures and, where the unit tells a
+time where the words had guessed another metric, the metric and direction follow. The
+claim's id is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from analyze.claims.lexer.units import lookup, lower_is_better, metric_of
+from analyze.model import Claim
+
+_REACH = 40  # body lines between the bare pair and the summary lending its unit
+_SCALE = 10.0
+_NEUTRAL_PCT = 0.05  # as analyze/claims/extract.py
+_BRACKETED = re.compile(r"\(([A-Za-zµμ/.]{1,12})\)")
+_FIRST_FIGURE = re.compile(r"\d")
+
+
+def _of_one_size(a: float, b: float) -> bool:
+    return a > 0 and b > 0 and max(a, b) / min(a, b) <= _SCALE
+
+
+def _direction(claim: Claim, metric: str, canonical: str) -> str:
+    change = claim.change_pct if claim.change_pct is not None else claim.stated_change_pct
+    if change is None or abs(change) < _NEUTRAL_PCT:
+        return "neutral"
+    better = change < 0 if lower_is_better(metric, canonical) else change > 0
+    return "improvement" if better else "regression"
+
+
+def _with_unit(claim: Claim, written: str) -> Claim:
+    unit = lookup(written)
+    if unit is None or claim.baseline is None or claim.patched is None:
+        return claim
+    metric = metric_of(unit.canonical, claim.quote)
+    if claim.metric != "other" and metric == "other":
+        metric = claim.metric
+    return replace(claim, unit=written, canonical_unit=unit.canonical, metric=metric,
+                   baseline_canonical=claim.baseline * unit.factor,
+                   patched_canonical=claim.patched * unit.factor,
+                   direction=_direction(claim, metric, unit.canonical))
+
+
+def _label_unit(lines: Sequence[str], claim: Claim) -> str | None:
+    """The unit a row's label names in brackets before its first figure."""
+    line = claim.line or 0
+    if not 0 < line <= len(lines):
+        return None
+    text = lines[line - 1]
+    first = _FIRST_FIGURE.search(text)
+    found = _BRACKETED.findall(text[:first.start() if first else len(text)])
+    units = [u for u in found if lookup(u) is not None]
+    return units[-1] if len(units) == 1 or (units and len(set(units)) == 1) else None
+
+
+def with_named_units(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
+    """The claims, bare pairs given the unit their row's label or their tool's summary
+    names (see the module)."""
+    out = []
+    for claim in claims:
+        if claim.unit is None and claim.baseline is not None and claim.source != "prose":
+            written = _label_unit(lines, claim)
+            if written is not None:
+                claim = _with_unit(claim, written)
+        out.append(claim)
+    return _with_summary_units(out)
+
+
+def _with_summary_units(claims: Sequence[Claim]) -> list[Claim]:
+    donors = [c for c in claims if c.metric == "latency" and c.unit and c.canonical_unit == "s"
+              and c.baseline is not None and c.line is not None and c.patched_unit is None]
+    if not donors:
+        return list(claims)
+    out = []
+    for claim in claims:
+        if (claim.metric != "latency" or claim.unit is not None or claim.source != "list"
+                or claim.baseline is None or claim.patched is None or claim.line is None):
+            out.append(claim)
+            continue
+        near = [d for d in donors if d.quoted == claim.quoted and abs((d.line or 0) - claim.line) <= _REACH
+                and _of_one_size(abs(d.baseline or 0), abs(claim.baseline))]
+        donor = min(near, key=lambda d: abs((d.line or 0) - (claim.line or 0))) if near else None
+        out.append(claim if donor is None or donor.unit is None else _with_unit(claim, donor.unit))
+    return out
