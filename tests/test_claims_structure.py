@@ -338,3 +338,19 @@ def test_a_box_table_ruled_only_round_its_header_keeps_one_row_a_line() -> None:
     lines = ["+------+-----+", "| case | 512 |", "+------+-----+", "| User | 216 vs 183 |",
              "| Sys  | 1441 vs 1171 |", "+------+-----+"]
     assert merged_box_rows(lines) is lines
+
+
+def test_a_histograms_buckets_are_no_pairs(tmp_path: Path) -> None:
+    bucket = "    131072 -> 262143     : {}     |{}|\n"
+    body = ("funclatency before:\n\n" + bucket.format(1842, "*" * 40) + "\nafter:\n\n"
+            + bucket.format(1242, "*" * 26 + " " * 14))
+    assert claims(tmp_path, body) == []
+
+
+def test_fio_percentile_rows_are_told_apart_by_their_keys(tmp_path: Path) -> None:
+    from analyze.claims.siblings import row_label
+    line = "     | 30.00th=[   71], 40.00th=[   73], 50.00th=[   75], 60.00th=[   76],"
+    (c,) = claims(tmp_path, "Before: 75 usec\nAfter: 90 usec\n")
+    assert row_label(line, c) == "50.00th"
+    assert row_label("sockperf: ---> percentile 99.990 =   75", c) == "percentile 99.990"
+    assert row_label("    before : clat (usec): min=4, max=1056.6k, avg=75, stdev=1", c) == "clat usec avg"

@@ -2,7 +2,8 @@
 
 A mail pastes what a machine printed: an oops with its registers, a NIC's counters
 (`ethtool -S`), iperf3's sender line beside its receiver line, a benchmark's bookkeeping
-(time_bench's measurement period beside its per-element cost). Their figures pair as well as any run's,
+(time_bench's measurement period beside its per-element cost), a latency histogram's
+buckets. Their figures pair as well as any run's,
 and a reader that pairs by shape would pair them: `RSP: 0018:ffffb8...` before and after,
 `rx_bytes: 1234` before and after. By docs/claims.md these are no claims (rule 2: iperf3's
 receiver summary; counters beside a result), so the run readers
@@ -25,7 +26,10 @@ _LOG = re.compile(
     # iperf3's sender summary (the receiver's is the result); time_bench's loop total
     r"|\bsender\s*$|\bmeasurement period\b"
     # a report of when something happened, not how long it took
-    r"|\(\d+(?:\.\d+)?s ago\)",
+    r"|\(\d+(?:\.\d+)?s ago\)"
+    # a histogram's bucket (bcc's `131072 -> 262143 : 1842 |****|`, bpftrace's
+    # `[128, 256)  12 |@@@  |`): its bounds are no pair, its count no result
+    r"|\d\s*\|(?:[*@#]+\s*|\s{10,})\|\s*$",
     re.I)
 
 

@@ -45,7 +45,8 @@ _FIGURE = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?")
 _FOR_PHRASE = re.compile(
     r"^\s*(?:%|percent|x|times)?\s*(?:\w+\s+){0,3}?(?:for|on|with|in|under|when|using)\s+"
     r"((?:the\s+)?[^\s.,;:()]+(?:\s+[^\s.,;:()]+){0,5})")
-_KEY_AT_END = re.compile(r"([A-Za-z_][\w.-]*)\s*[=:]\s*$")  # `avg=`, `IOPS=`, `p99:`
+# the key of a figure: `avg=`, `IOPS=`, `p99:`, fio's `50.00th=[`
+_KEY_AT_END = re.compile(r"(?<![\w.])([A-Za-z_][\w.-]*|\d[\d.]*[A-Za-z]\w*)\s*[=:]\s*\[?\s*$")
 _MAX_LABEL_WORDS = 8
 _MAX_LABEL = 60
 
@@ -127,7 +128,7 @@ def row_label(line: str, claim: Claim) -> str | None:
         # a row's name and the key of the figure (`clat (usec): min=4, max=9, avg=`: `clat
         # (usec) avg`), not the other figures between them
         tail = before[figures[-1][1]:]
-        key = _KEY_AT_END.search(tail)
+        key = _KEY_AT_END.search(before)
         if key is not None:
             before = _KEY_AT_END.sub("", before[:figures[0][0]]) + " " + key.group(1)
         elif "|" in tail or not tail.strip():
