@@ -5,7 +5,8 @@ synced with `patchperf sync lore:LIST --git ...`) and counts, per store:
 - **self-pairs**: claims whose two sides were read from one line or one run written twice
   (every fragment of the quote the same text);
 - **timestamps and line numbers**: a side that is a dmesg timestamp (`[  203.716208]`), a
-  time of day, or a source line number (`foo.c:123`, `line 123`);
+  time of day, or a source line number (`foo.c:123`, `line 123`, a numbered listing's
+  `  1265\t *` beside `1259`);
 - **counters and settings** beside the figures by the rules of docs/claims.md: perf events,
   fio's `issued rwts`/`ctx=`/`per=`, limits, timeouts, sizes named by the words on the line;
 - **over 10x**: |change| above 900 % or below -90 %, each listed with its quote, to be judged;
@@ -34,6 +35,8 @@ _FRAGMENTS = re.compile(r"\n| \[\.\.\.\] ")
 _STAMP = re.compile(r"\[\s*(\d+\.\d+)\s*\]")
 _CLOCK = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?\b")
 _LINE_NO = re.compile(r"(?:\.[ch]|\.py|\.S|\.rs):(\d+)\b|\bline\s+(\d+)\b", re.I)
+# a numbered listing's line: its number, then a tab or a diff's marker (`  1265\t *`, `311 +`)
+_LISTED = re.compile(r"^[\s>@]*(\d{1,6})(?:\t|\s[+*-](?![\d.])|\s*$)", re.M)
 _COUNTER_WORDS = re.compile(
     r"issued rwts|\bctx=|\bper=|\bmajf=|\bminf=|\blimit\b|\btimeout\b|\bmax(?:imum)?\b|"
     r"\bentries\b|\bsize\b|\bbytes? of code\b|\bdepth=|\bsamples=", re.I)
@@ -74,7 +77,8 @@ def stamp_or_line(claim: dict[str, Any]) -> bool:
         number = m.group(1) or m.group(2)
         if any(_same(v, number) for v in figures):
             return True
-    return False
+    listed = [m.group(1) for m in _LISTED.finditer(quote)]
+    return len(listed) >= 2 and all(any(_same(v, n) for n in listed) for v in figures)
 
 
 def counter(claim: dict[str, Any]) -> bool:

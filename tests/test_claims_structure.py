@@ -146,6 +146,9 @@ def test_stamps_line_numbers_and_units() -> None:
     assert stamp_or_line({"quote": "[  203.716208] foo", "baseline": 203.716208, "patched": 1.0})
     assert stamp_or_line({"quote": "at net/core/dev.c:4321", "baseline": 4321.0, "patched": 4400.0})
     assert not stamp_or_line({"quote": "[  203.716208] took 12 usecs", "baseline": 12.0, "patched": 3.0})
+    assert stamp_or_line({"quote": "  1265\t *\n  1259\t", "baseline": 1265.0, "patched": 1259.0})
+    assert not stamp_or_line({"quote": "1 write: IOPS=428k\n1 write: IOPS=120k", "baseline": 428.0,
+                              "patched": 120.0})
     assert other_named({"metric": "other", "quote": "7130K IOPS"})
     assert not other_named({"metric": "throughput", "quote": "7130K IOPS"})
     assert scale_only({"unit": "K"}) and not scale_only({"unit": "KIOPS"})
@@ -354,3 +357,38 @@ def test_fio_percentile_rows_are_told_apart_by_their_keys(tmp_path: Path) -> Non
     assert row_label(line, c) == "50.00th"
     assert row_label("sockperf: ---> percentile 99.990 =   75", c) == "percentile 99.990"
     assert row_label("    before : clat (usec): min=4, max=1056.6k, avg=75, stdev=1", c) == "clat usec avg"
+
+
+LISTING = """\
+vim +1271 kernel/time/timekeeping.c
+
+  1259\t
+  1260\t/**
+  1261\t * convert a timestamp
+  1262\t *
+  1263\t */
+  1264\tbool convert(u64 *cycles)
+> 1265\t{
+"""
+
+
+def test_a_numbered_source_listing_gives_no_pair(tmp_path: Path) -> None:
+    assert claims(tmp_path, LISTING) == []
+    from analyze.claims.listings import listing_lines
+    assert listing_lines(LISTING.splitlines()) == frozenset(range(2, 9))
+    # the rows of a sweep, numbered with blanks and figures after: no listing
+    assert listing_lines(["1 write: IOPS=428k", "2 write: IOPS=406k", "3 write: IOPS=380k"]) == frozenset()
+    assert listing_lines(["303 + case NFPROTO_IPV4:", "304 + break;", "305 +}"]) == frozenset({0, 1, 2})
+
+
+@pytest.mark.parametrize(("body", "kept"), [
+    ("The default launch time changed from 1 s to 0.1 s in this version.\n", None),
+    ("This raises the hitcount limit from 255 to 65535 packets per entry.\n", None),
+    ("The command buffer grew from 24 to 26 bytes.\n", None),
+    ("With the patch the latency went from 20 us to 5 us.\n", (20.0, 5.0)),
+    ("Reducing the timeout from 5s to 1s makes the test take 12s instead of 60s.\n", (60.0, 12.0)),
+])
+def test_a_setting_written_from_x_to_y_is_no_result(tmp_path: Path, body: str,
+                                                    kept: tuple[float, float] | None) -> None:
+    got = [(c.baseline, c.patched) for c in claims(tmp_path, body)]
+    assert got == ([kept] if kept else [])

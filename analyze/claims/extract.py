@@ -27,6 +27,7 @@ from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import lower_is_better, metric_of
+from analyze.claims.listings import listing_lines
 from analyze.claims.lists.paired import find_paired_runs
 from analyze.claims.lists.read import find_list_measurements
 from analyze.claims.lists.stated import find_stated_lines
@@ -313,6 +314,11 @@ def _not_logged(measurements: Sequence[Measurement]) -> list[Measurement]:
     iperf3's sender line: analyze/claims/log_lines.py)."""
     return [m for m in measurements
             if not any(is_log_line(part) for part in m.quote.split("\n")[:2])]
+
+
+def _in_listing(m: Measurement, listed: frozenset[int]) -> bool:
+    """The pair was read from a numbered source listing (`analyze/claims/listings.py`)."""
+    return bool(listed) and (m.line in listed or m.line + m.quote.count("\n") in listed)
 
 
 def _with_counted(block: _Block, measurements: Sequence[Measurement]) -> list[Measurement]:
@@ -671,10 +677,11 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
             *find_list_measurements(block.lines, rows)])
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
+        listed = listing_lines(block.lines)
         measurements = _with_counted(block, without_supporting_counters(
             _not_logged([m for m in (*read, *find_paired_runs(block.lines, taken, series))
                          # (a bare row of zeros measured nothing: mmtests' `SeqCreate del 0.00`)
-                         if not is_spread(block.lines, m) and not (
+                         if not _in_listing(m, listed) and not is_spread(block.lines, m) and not (
                              (m.baseline.value, m.patched.value) == (0.0, 0.0)
                              and not (m.unit or m.baseline.unit or m.patched.unit))]),
             block.lines))

@@ -244,6 +244,44 @@ def _says_what(text: str, m: Measurement) -> bool:
     return metric_of(None, text[ends[-1] if ends else 0:after.end() if after else len(text)]) != "other"
 
 
+# What a sentence's pair may be a setting of: the words before the pair in its clause
+# (`the default launch time changed from 1s to 0.1s`, `raise the limit from 255 to 65535`,
+# `bytes 24 to 31`); and the words that make the pair a result whatever else it names.
+_SETTING = re.compile(
+    r"\b(?:default|timeouts?|limits?|thresholds?|offsets?|budget|ring size|mtu|granularity|"
+    r"capabilit\w*|layers?|levels? of|entries|bytes?|buffer size|window|wait\w*|"
+    r"interval|polling period|factor|version|patches|commits|cachelines?|struct\w*|"
+    r"fields?|members?|registers?|max(?:imum)? number)\b",
+    re.IGNORECASE)
+_RESULT = re.compile(
+    r"\b(?:perform\w*|faster|slower|speed\w*|throughput|latenc\w*|bandwidth|improv\w*|"
+    r"regress\w*|overhead|took|takes?|taking|costs?|usage|utili[sz]ation|iops|pps|rates?|"
+    r"gain\w*|boost\w*|benchmark\w*|measured|results?)\b",
+    re.IGNORECASE)
+
+
+_ANY_FIGURE = re.compile(r"\d")
+
+
+def _setting(text: str, m: Measurement) -> bool:
+    """A sentence's pair is a setting or a size, not a result: the words before it in its
+    clause, since the figure before it, name a setting (default, timeout, limit, offset,
+    bytes, ...) and neither they nor the pair name a result (performance, faster, latency,
+    took, ...) nor is the pair a rate."""
+    if (m.patched.canonical_unit or m.baseline.canonical_unit or "").endswith("/s"):
+        return False  # a rate is a result (`with the default settings 5 Mpps vs 10 Mpps`)
+    first, last = min(m.baseline.start, m.patched.start), max(m.baseline.end, m.patched.end)
+    clause = clause_around(text, first, last)
+    at = text.find(clause)
+    before = clause[:max(0, first - at)] if at >= 0 else text[max(0, first - 80):first]
+    # (only the words since the figure before it: `the timeout from 5s to 1s makes the test
+    # take 12s instead of 60s` is a setting, then a result)
+    figures = list(_ANY_FIGURE.finditer(before))
+    if figures:
+        before = before[figures[-1].end():]
+    return bool(_SETTING.search(before)) and not _RESULT.search(before + text[first:last])
+
+
 def _measurement(c: Candidate, shape: _Shape, pair: PairRef) -> Measurement:
     b, p = shape.originals[pair.baseline], shape.originals[pair.patched]
     # the pair's metric is the one its own clause names, when it names one: in "IOPS from
@@ -305,7 +343,8 @@ def _find(lines: Sequence[str]) -> _Found:
         measurements += (m for m in (_measurement(c, shape, pair) for pair in reading.pairs)
                          if not (_ATTRIBUTE.match(m.baseline.text)
                                  and _ATTRIBUTE.match(m.patched.text))
-                         and not _profile_share(c.text, m) and _says_what(c.text, m))
+                         and not _profile_share(c.text, m) and _says_what(c.text, m)
+                         and not _setting(c.text, m))
         changes += (found for found in (_change(c, shape, change) for change in reading.changes)
                     if found.stated.kind not in ("percent", "ratio")
                     or not is_no_change(c.text, found.stated))
