@@ -392,3 +392,19 @@ def test_a_setting_written_from_x_to_y_is_no_result(tmp_path: Path, body: str,
                                                     kept: tuple[float, float] | None) -> None:
     got = [(c.baseline, c.patched) for c in claims(tmp_path, body)]
     assert got == ([kept] if kept else [])
+
+
+def test_long_log_labels_are_cut_to_what_tells_them_apart(tmp_path: Path) -> None:
+    line = "[  {}] e1000e 0000:00:1f.6: pci_pm_{}+0x0/0x170 returned 0 after {} usecs\n"
+    body = ("Before:\n" + line.format("203.391465", "suspend", 323186) + line.format("203.716208", "resume_early", 0)
+            + "\nAfter:\n" + line.format("150.455612", "suspend", 14) + line.format("151.101010", "resume_early", 0))
+    got = {dict(c.condition).get("row"): (c.baseline, c.patched) for c in claims(tmp_path, body)}
+    assert got == {"pci_pm_suspend+0x0/0x170": (323186.0, 14.0), "pci_pm_resume_early+0x0/0x170": (0.0, 0.0)}
+
+
+def test_runs_under_a_heading_are_told_from_runs_under_none(tmp_path: Path) -> None:
+    runs = "Without the patch:\nhardware TX timestamps : {}\n\nWith the patch:\nhardware TX timestamps : {}\n"
+    body = ("At 140000 requests a second I get these numbers.\n\n" + runs.format(387239, 692326)
+            + "\nBut when I increase the rate to 200000, I get this:\n\n" + runs.format(581575, 412095))
+    got = {dict(c.condition).get("section"): c.baseline for c in claims(tmp_path, body)}
+    assert got == {None: 387239.0, "But when I increase the rate to 200000, I get this": 581575.0}
