@@ -408,3 +408,28 @@ def test_runs_under_a_heading_are_told_from_runs_under_none(tmp_path: Path) -> N
             + "\nBut when I increase the rate to 200000, I get this:\n\n" + runs.format(581575, 412095))
     got = {dict(c.condition).get("section"): c.baseline for c in claims(tmp_path, body)}
     assert got == {None: 387239.0, "But when I increase the rate to 200000, I get this": 581575.0}
+
+
+GROUPED = """\
+X86 server:
+| Test name  |Cycles |   1-5 |    | Nanosec |    1-5 |        |
+| (tasklet_*)|Before | After |diff|  Before |  After |   diff |
+|------------+-------+-------+----+---------+--------+--------|
+| fast_path  |    19 |    19 |   0|   5.399 |  5.492 |  0.093 |
+| slow       |   238 |   284 |  46|  66.134 | 78.909 | 12.775 |
+"""
+
+
+def test_a_row_of_group_labels_over_the_header_names_each_groups_unit(tmp_path: Path) -> None:
+    got = {(dict(c.condition)["tasklet"], c.unit): (c.metric, c.direction) for c in claims(tmp_path, GROUPED)}
+    assert got == {("fast_path", "Cycles"): ("cpu", "neutral"), ("slow", "Cycles"): ("cpu", "regression"),
+                   ("fast_path", "Nanosec"): ("latency", "regression"), ("slow", "Nanosec"): ("latency", "regression")}
+
+
+def test_two_blocks_of_one_layout_name_their_columns(tmp_path: Path) -> None:
+    body = ("Before:\n              fast_path              ptr_ring\n"
+            "1.         31.171 ns               60.980 ns\n\n"
+            "After:\n              fast_path              ptr_ring\n"
+            "6.         26.163 ns               53.781 ns\n")
+    got = {dict(c.condition).get("column"): (c.baseline, c.patched) for c in claims(tmp_path, body)}
+    assert got == {"fast_path": (31.171, 26.163), "ptr_ring": (60.98, 53.781)}

@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from analyze.claims.lexer.units import lookup
 from analyze.claims.tables.roles import BASELINE, PATCHED, role_of
 from analyze.model import Claim
 
@@ -162,8 +163,9 @@ def _label_words(line: str, claim: Claim) -> list[str] | None:
         key = _KEY_AT_END.search(before)
         if key is not None:
             before = _KEY_AT_END.sub("", before[:figures[0][0]]) + " " + key.group(1)
-        elif "|" in tail or not tail.strip():
-            before = before[:figures[0][0]]  # the figures before are other columns of the row
+        elif "|" in tail or not tail.strip() or lookup(tail.strip()):
+            # the figures before are other columns of the row (`31.171 ns   60.980 ns`)
+            before = before[:figures[0][0]]
         # (else the figure before is the label's own: `percentile 99.990 =`)
     raw = before.split()
     if len(raw) > 1 and raw[0].endswith(":"):
@@ -212,16 +214,19 @@ def _column(lines: Sequence[str], claim: Claim) -> tuple[int, str | None] | None
         return None
     text = lines[claim.line - 1].expandtabs()
     base = _span_of(text, claim.baseline)
-    span = _span_of(text, claim.patched, after=base[1] if base else 0)
+    # (the patched figure, else the baseline's: the two sides in two blocks of one layout
+    # stand in the same column)
+    span = _span_of(text, claim.patched, after=base[1] if base else 0) or base
     if span is None:
         return None
     return span[0], _header_over(lines, claim.line, span)
 
 
-def _split(out: list[Claim], members: list[int], key: str, names: dict[int, str]) -> list[list[int]]:
-    """Give each member its name under `key` when the names tell some apart; the members
-    still tied after it, in groups."""
-    if len(set(names.values())) < 2 and len(names) == len(members):
+def _split(out: list[Claim], members: list[int], key: str, names: dict[int, str],
+           partial: bool = False) -> list[list[int]]:
+    """Give each member its name under `key` when the names tell some apart (or, `partial`,
+    when some have a name and others none); the members still tied after it, in groups."""
+    if len(set(names.values())) < 2 and not (partial and names and len(names) < len(members)):
         return [members]
     for k, name in names.items():
         out[k] = replace(out[k], condition=(*out[k].condition, (key, name)))
@@ -254,7 +259,7 @@ def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
             # the rate to 200000, I get this:` over the second pair of runs only)
             if len(set(named.values())) > 1 or (named and len(named) < len(members)
                                                 and level == min(len(h) for h in found.values())):
-                tied = _split(out, members, "section", named)
+                tied = _split(out, members, "section", named, partial=True)
                 break
         for group in tied:
             _tell_apart_in_place(out, group, lines)

@@ -101,12 +101,16 @@ UNITS: tuple[Unit, ...] = (
     Unit(_per_second(("msg", "msgs", "messages")), "msg/s", 1.0),
     Unit(_per_second(("conn", "conns", "connections")), "conn/s", 1.0),
     # time: ping, cyclictest, bpf selftests' `ns/op`, perf's `msec task-clock`
-    Unit(("ns", "nsec", "nsecs", "ns/op", "ns/pkt", "ns/packet", "nanoseconds"), "s", 1e-9,
+    # (a table's `Nanosec` header: page_pool's time_bench tables)
+    Unit(("ns", "nsec", "nsecs", "ns/op", "ns/pkt", "ns/packet", "nanoseconds", "Nanoseconds",
+          "nanosec", "Nanosec"), "s", 1e-9,
          kind="duration"),
     # (fish's `time` prints `millis` and `micros`)
-    Unit(("us", "usec", "usecs", "µs", "μs", "microseconds", "micros", "us/op", "usec/op"), "s", 1e-6,
+    Unit(("us", "usec", "usecs", "µs", "μs", "microseconds", "Microseconds", "microsec", "Microsec",
+          "micros", "us/op", "usec/op"), "s", 1e-6,
          kind="duration"),
-    Unit(("ms", "msec", "msecs", "milliseconds", "millis"), "s", 1e-3, kind="duration"),
+    Unit(("ms", "msec", "msecs", "milliseconds", "Milliseconds", "millisec", "Millisec", "millis"),
+         "s", 1e-3, kind="duration"),
     Unit(("s", "sec", "secs", "second", "seconds"), "s", 1.0, kind="duration"),
     Unit(("min", "mins", "minutes"), "s", 60.0, kind="duration"),
     # cycles: perf stat, `cycles/pkt` in XDP and page_pool micro-benchmarks

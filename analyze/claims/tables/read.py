@@ -338,6 +338,25 @@ def measure_label(label: str) -> str | None:
     return "" if metric_of(None, label) != "other" else None
 
 
+def _group_units(lines: Sequence[str], i: int, cells: int) -> dict[int, str]:
+    """The units a pipe table's row of group labels over its header names, by header cell:
+    `| Test |Cycles | 1-5 |    | Nanosec | ...` over `| name |Before | After |diff| Before
+    | ...`: each cell takes the unit of the nearest label at or left of it."""
+    if i == 0 or lines[i - 1].count("|") != lines[i].count("|"):
+        return {}
+    above = lines[i - 1].split("|")[1:]
+    out: dict[int, str] = {}
+    unit: str | None = None
+    for k in range(min(cells, len(above))):
+        found = unit_in_text(above[k]) if above[k].strip() else None
+        if k == 0:
+            continue  # (the row labels' column)
+        unit = found or unit
+        if unit:
+            out[k] = unit
+    return out
+
+
 def _rows(lines: Sequence[str], i: int, header: _Header,
           max_rows: int) -> tuple[list[int], list[str], int]:
     """The table's rows below header line i, the text-only lines among the first ones
@@ -405,10 +424,11 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
         if all(found.values()) and len({c[0] for c in found.values() if c}) == 1:
             counted = {t: c for t, c in found.items() if c}
     note = _note(lines, j)
+    groups = _group_units(lines, i, len(texts)) if header.pipe else {}
     out: list[Measurement] = []
     for b, p, s in header.pairs:
-        context = " ".join(t for t in (caption, texts[b], texts[p], *extra) if t)
-        header_unit = (unit_in_text(texts[b]) or unit_in_text(texts[p])
+        context = " ".join(t for t in (caption, texts[b], texts[p], *extra, groups.get(b, "")) if t)
+        header_unit = (unit_in_text(texts[b]) or unit_in_text(texts[p]) or groups.get(b)
                        or unit_in_text(" ".join(extra)) or unit_in_text(caption)
                        or unit_in_text(note))
         for (r, cols, _), qs, label, measure, first_base in zip(
