@@ -6,7 +6,9 @@ editor's view of a patch the same way (`311 + return dst;`). Three lines or more
 each opening with the number of the one before plus one and then a tab, a diff's `+`/`-`
 or nothing, are such a listing: their numbers say where the code stands, and a reader that
 pairs lines by shape would pair `401` with `405`. The rows of a sweep (`1 write: IOPS=...`,
-`2 write: ...`) are written with blanks and figures after their number, and stay.
+`2 write: ...`) are written with blanks and figures after their number, and stay. The list
+reader also leaves out five numbered lines or more, most of them code (`  6900
+while (!kthread_should_stop()) {`): `code_listing_lines`.
 """
 
 from __future__ import annotations
@@ -14,12 +16,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from analyze.claims.block_text import joined
+
 _NUMBERED = re.compile(r"^[\s>@]*(\d{1,6})(?:\t|\s[+*-](?![\d.])|\s*$)")
 _RUN = 3
 
 
 def listing_lines(lines: Sequence[str]) -> frozenset[int]:
-    """The indexes of `lines` that belong to a numbered listing."""
+    """The indexes of `lines` that belong to a numbered listing (numbered one after the
+    other, each number followed by a tab, a diff's marker or nothing): never read."""
     out: set[int] = set()
     run: list[int] = []
     last: int | None = None
@@ -36,3 +41,35 @@ def listing_lines(lines: Sequence[str]) -> frozenset[int]:
     if len(run) >= _RUN:
         out.update(run)
     return frozenset(out)
+
+
+# a line of source code under its line number (a checker's report, a quoted listing):
+# `  6900          while (!kthread_should_stop()) {`, or the number alone on a blank line
+_NUMBERED_LINE = re.compile(r"^\s*\d{1,6}(?:\s{2,}(\S.*))?\s*$")
+_CODE = re.compile(r"[;{}]|/\*|\*/|\b(?:if|for|while|return|struct|static|int|void)\b|->|\w\(")
+_MIN_LISTING = 5
+_LISTING_HINT = re.compile(r"^[ \t]*\d{1,6}[ \t]{2,}\S[^\n]*[;{}]", re.M)
+
+
+def code_listing_lines(lines: Sequence[str]) -> set[int]:
+    """The lines of a numbered source listing by a looser rule, for the list reader only (a
+    fio sweep's `1   write: ...);` rows would pass it): runs of at least five numbered
+    lines, most of them code."""
+    out: set[int] = set()
+    if not _LISTING_HINT.search(joined(lines)):
+        return out  # (most blocks: no numbered line of code)
+    run: list[int] = []
+    code = 0
+    for i, line in enumerate([*lines, "x"]):
+        m = _NUMBERED_LINE.match(line) if line[:12].strip()[:1].isdigit() else None
+        if m is not None:
+            run.append(i)
+            code += bool(m.group(1) and _CODE.search(m.group(1)))
+            continue
+        if len(run) >= _MIN_LISTING and code * 2 >= len(run):
+            out.update(run)
+        run, code = [], 0
+    return out
+
+
+

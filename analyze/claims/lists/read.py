@@ -18,6 +18,7 @@ from analyze.claims.block_text import joined
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities as _find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
+from analyze.claims.listings import code_listing_lines
 from analyze.claims.shell.commands import TOOLS, find_commands
 from analyze.claims.shell.conditions import counted_condition, label_condition
 from analyze.claims.tables.read import MAX_ROWS, ShellContext
@@ -707,34 +708,6 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     )
 
 
-# a line of source code under its line number (a checker's report, a quoted listing):
-# `  6900          while (!kthread_should_stop()) {`, or the number alone on a blank line
-_NUMBERED_LINE = re.compile(r"^\s*\d{1,6}(?:\s{2,}(\S.*))?\s*$")
-_CODE = re.compile(r"[;{}]|/\*|\*/|\b(?:if|for|while|return|struct|static|int|void)\b|->|\w\(")
-_MIN_LISTING = 5
-_LISTING_HINT = re.compile(r"^[ \t]*\d{1,6}[ \t]{2,}\S[^\n]*[;{}]", re.M)
-
-
-def _numbered_listing(lines: Sequence[str]) -> set[int]:
-    """The lines of a numbered source listing, figures of none: runs of at least five
-    numbered lines, most of them code."""
-    out: set[int] = set()
-    if not _LISTING_HINT.search(joined(lines)):
-        return out  # (most blocks: no numbered line of code)
-    run: list[int] = []
-    code = 0
-    for i, line in enumerate([*lines, "x"]):
-        m = _NUMBERED_LINE.match(line) if line[:12].strip()[:1].isdigit() else None
-        if m is not None:
-            run.append(i)
-            code += bool(m.group(1) and _CODE.search(m.group(1)))
-            continue
-        if len(run) >= _MIN_LISTING and code * 2 >= len(run):
-            out.update(run)
-        run, code = [], 0
-    return out
-
-
 def _near_change(bq: Quantity, pq: Quantity, percent: Quantity) -> bool:
     """Whether a percentage elsewhere on a pair's line can be its change: near the change
     the figures compute (`~25% increase (~1900 MB/s -> 2400 MB/s)`: 26 %), not another
@@ -751,7 +724,7 @@ def find_list_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> li
     """Before/after pairs in the lists of a block of body lines (quote markers stripped).
     LimitExceeded when a list runs past `max_rows` items."""
     out, used = find_side_row_measurements(lines)
-    used |= _numbered_listing(lines)
+    used |= code_listing_lines(lines)
     # A run of arrow lines' caption: the short text line right above the run (one blank
     # line between them at most).
     caption, anchor = "", -10
