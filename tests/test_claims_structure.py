@@ -433,3 +433,23 @@ def test_two_blocks_of_one_layout_name_their_columns(tmp_path: Path) -> None:
             "6.         26.163 ns               53.781 ns\n")
     got = {dict(c.condition).get("column"): (c.baseline, c.patched) for c in claims(tmp_path, body)}
     assert got == {"fast_path": (31.171, 26.163), "ptr_ring": (60.98, 53.781)}
+
+
+SETUPS = """\
+No difference discernible from noise:
+
+Before:             2076 2076 2076 2077 2077 2074 Mb/sec
+After:              2080 2078 2078 2079 2079 2077 Mb/sec
+Before + tc accept: 1877 1875 1878 1874 1882 1873 Mb/sec
+After  + tc accept: 1874 1877 1881 1875 1876 1876 Mb/sec
+"""
+
+
+def test_side_rows_pair_by_setup_and_keep_their_runs(tmp_path: Path) -> None:
+    got = sorted((c.baseline, c.patched, c.unit, c.runs) for c in claims(tmp_path, SETUPS))
+    assert got == [
+        (1877.0, 1874.0, "Mb/sec", ((1877.0, 1875.0, 1878.0, 1874.0, 1882.0, 1873.0),
+                                    (1874.0, 1877.0, 1881.0, 1875.0, 1876.0, 1876.0))),
+        (2076.0, 2080.0, "Mb/sec", ((2076.0, 2076.0, 2076.0, 2077.0, 2077.0, 2074.0),
+                                    (2080.0, 2078.0, 2078.0, 2079.0, 2079.0, 2077.0))),
+    ]

@@ -59,17 +59,17 @@ UNITS: tuple[Unit, ...] = (
     Unit(("bps", "b/s", "bit/s", "bits/s", "bit/sec", "bits/sec", "bits per second"), "bit/s", 1.0),
     Unit(
         ("Kbps", "kbps", "Kb/s", "kb/s", "Kbit/s", "kbit/s", "Kbits/s", "kbits/s",
-         "Kbits/sec", "kbits/sec", "Kbit/sec", "kbit/sec", "kbit", "Kbit"),
+         "Kbits/sec", "kbits/sec", "Kbit/sec", "kbit/sec", "Kb/sec", "kb/sec", "kbit", "Kbit"),
         "bit/s", 1e3,
     ),
     Unit(
-        ("Mbps", "mbps", "Mb/s", "Mbit/s", "Mbits/s", "Mbits/sec", "Mbit/sec", "mbit", "Mbit",
-         "Mb"),
+        ("Mbps", "mbps", "Mb/s", "Mb/sec", "Mbit/s", "Mbits/s", "Mbits/sec", "Mbit/sec", "mbit",
+         "Mbit", "Mb"),
         "bit/s", 1e6,
     ),
     Unit(
-        ("Gbps", "gbps", "Gb/s", "Gbit/s", "Gbits/s", "Gbits/sec", "Gbit/sec", "gbit", "Gbit",
-         "GbE", "Gbe", "Gb"),
+        ("Gbps", "gbps", "Gb/s", "Gb/sec", "Gbit/s", "Gbits/s", "Gbits/sec", "Gbit/sec", "gbit",
+         "Gbit", "GbE", "Gbe", "Gb"),
         "bit/s", 1e9,
     ),
     Unit(("Tbps", "Tb/s", "Tbit/s", "Tbits/s", "Tbits/sec"), "bit/s", 1e12),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_argument
@@ -47,6 +47,7 @@ class _Row:
     label: str
     figures: tuple[Quantity, ...]
     template: tuple[str, ...]  # the words between the figures
+    setup: str = ""  # what the label adds to its side word (`Before + tc accept`: `+ tc accept`)
 
 
 def _row(line: str, i: int) -> _Row | None:
@@ -67,13 +68,15 @@ def _row(line: str, i: int) -> _Row | None:
         return None  # one figure is a list item; a percentage is a change, not a side
     if any(is_argument(line, q) for q in figures):
         return None  # `Before: in_range(10, 40)`: a call's arguments
-    rest, pos = [], m.end()
+    # (the words before the first figure are the label's, however the typist spaced it)
+    rest, pos = [], figures[0].start
     for q in figures:
         rest.append(line[pos:q.start])
         pos = q.end
     rest.append(line[pos:])
     template = tuple(w for part in rest for w in _WORD.findall(part))
-    return _Row(i, role, m.group(1).strip(), figures, template)
+    # (from the whole text before the figures: `After  + tc accept:`, however spaced)
+    return _Row(i, role, m.group(1).strip(), figures, template, _setup(line[:figures[0].start]))
 
 
 def _columns(lines: Sequence[str], first: int, n: int) -> tuple[str | None, list[str], str]:
@@ -99,11 +102,32 @@ def _caption(lines: Sequence[str], at: int) -> str:
     return lines[k].strip() if k >= 0 and len(lines[k]) <= 160 else ""
 
 
+def _runs(base: _Row, patched: _Row, names: list[str]) -> Measurement | None:
+    """Rows of runs, not of columns: several bare figures and the unit written once after
+    the last (`Before: 2076 2076 2077 2074 Mb/sec`), no column names over them. One
+    measurement: the first run of each side (rule 4 of docs/claims.md), every run kept."""
+    figures = (base.figures, patched.figures)
+    if names or len(base.figures) < 3 or any(
+            q.unit for side in figures for q in side[:-1]) or not (
+            base.figures[-1].unit and patched.figures[-1].unit == base.figures[-1].unit):
+        return None
+    unit = base.figures[-1].unit
+    return Measurement(
+        baseline=with_unit(base.figures[0], unit), patched=with_unit(patched.figures[0], unit),
+        source="list", line=base.line, quote="", unit=unit,
+        runs=(tuple(q.value for q in base.figures), tuple(q.value for q in patched.figures)),
+    )
+
+
 def _pair(lines: Sequence[str], base: _Row, patched: _Row) -> list[Measurement]:
     first = min(base.line, patched.line)
     n = len(base.figures)
     condition_name, names, caption = _columns(lines, first, n)
     caption_unit = unit_in_text(caption) if caption else None
+    quote = lines[base.line].rstrip() + "\n" + lines[patched.line].rstrip()
+    runs = _runs(base, patched, names)
+    if runs is not None:
+        return [replace(runs, quote=quote, context=" ".join((caption, *base.template)))]
     out = []
     for k, (b, p) in enumerate(zip(base.figures, patched.figures, strict=True)):
         if b.canonical_unit != p.canonical_unit:
@@ -134,13 +158,17 @@ def find_side_row_measurements(lines: Sequence[str]) -> tuple[list[Measurement],
     out: list[Measurement] = []
     used: set[int] = set()
     previous: _Row | None = None
+    rows = [r for i, line in enumerate(lines) if line.strip() and (r := _row(line, i)) is not None]
+    # (`Before + tc accept` pairs with `After + tc accept`, not with the `After` above it)
+    setups = {(r.role, r.setup) for r in rows}
     for i, line in enumerate(lines):
         if not line.strip():
             continue
         row = _row(line, i)
         if row is not None and previous is not None and row.role != previous.role \
                 and row.line == _next_line(lines, previous.line) \
-                and len(row.figures) == len(previous.figures) and row.template == previous.template:
+                and len(row.figures) == len(previous.figures) and row.template == previous.template \
+                and _same_setup(previous, row, setups):
             base, patched = (previous, row) if previous.role == BASELINE else (row, previous)
             found = _pair(lines, base, patched)
             if found:
@@ -149,6 +177,23 @@ def find_side_row_measurements(lines: Sequence[str]) -> tuple[list[Measurement],
                 row = None  # a row pairs once
         previous = row
     return out, used
+
+
+_SIDE_WORD = re.compile(
+    r"^\s*(?:before|after|base(?:line)?|patched|old|new|vanilla|stock|w/o?|wo/|with(?:out)?|"
+    r"unpatched|orig(?:inal)?|current)\b\s*", re.I)
+
+
+def _setup(label: str) -> str:
+    """What a side label adds to its side word (`Before + tc accept:`: `+ tc accept`)."""
+    return " ".join(_SIDE_WORD.sub("", label, count=1).split()).strip(" :=").lower()
+
+
+def _same_setup(a: _Row, b: _Row, setups: set[tuple[str, str]]) -> bool:
+    """Two adjacent rows of opposite sides are one setup's, unless their labels add
+    different setups and the block holds a row of the other side with each one's setup."""
+    mine, theirs = a.setup, b.setup
+    return mine == theirs or not ((b.role, mine) in setups or (a.role, theirs) in setups)
 
 
 def _next_line(lines: Sequence[str], i: int) -> int:
