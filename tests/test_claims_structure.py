@@ -453,3 +453,14 @@ def test_side_rows_pair_by_setup_and_keep_their_runs(tmp_path: Path) -> None:
         (2076.0, 2080.0, "Mb/sec", ((2076.0, 2076.0, 2076.0, 2077.0, 2077.0, 2074.0),
                                     (2080.0, 2078.0, 2078.0, 2079.0, 2079.0, 2077.0))),
     ]
+
+
+def test_a_runs_percentages_of_one_line_at_100_are_shares_not_changes(tmp_path: Path) -> None:
+    body = ("RETPOLINE=n:\nfwd: 682 Mb/s  1333582 pps    (100%)\t\t( 77.7%)\n"
+            "nf:  635 Mb/s  1242167 pps    ( 93.1%)\t\t( 72.4%)\n\n"
+            "RETPOLINE=n, BPF-JIT ON:\nfwd: 719 Mb/s  1406091 pps  (100%)\t\t( 81.9%)\n"
+            "nf:  690 Mb/s  1349784 pps  ( 95.9%)\t\t( 78.6%)\n")
+    got = {(dict(c.condition).get("row"), c.unit): (c.baseline, c.patched, c.stated_change_pct)
+           for c in claims(tmp_path, body)}
+    assert got == {("fwd", "Mb/s"): (682.0, 719.0, None), ("fwd", "pps"): (1333582.0, 1406091.0, None),
+                   ("nf", "Mb/s"): (635.0, 690.0, None), ("nf", "pps"): (1242167.0, 1349784.0, None)}

@@ -240,10 +240,11 @@ def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
     """The claims, each group of siblings (same metric, same condition, several) given what
     sets each apart: the heading it stands under as its `section`, else its row's label, else
     its column. `lines`: the body's lines as its readers see them, quote markers off."""
-    groups: dict[tuple[str, tuple[tuple[str, str], ...]], list[int]] = {}
+    # (two claims of one metric in different units, Mb/s and pps, are told apart already)
+    groups: dict[tuple[str, str | None, tuple[tuple[str, str], ...]], list[int]] = {}
     for k, claim in enumerate(claims):
         if claim.line is not None:
-            groups.setdefault((claim.metric, claim.condition), []).append(k)
+            groups.setdefault((claim.metric, claim.canonical_unit, claim.condition), []).append(k)
     siblings = [members for members in groups.values() if len(members) > 1]
     out = list(claims)
     if not siblings:

@@ -428,6 +428,7 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
     counted: set[tuple[float, float]] = set()
     above = _words_above(lines, min(base.start, patched.start) - 1)
     claimed_parts = {m.group(1).lower()[:3] for m in _PART_CLAIMED.finditer(above)}
+    shares = _shares(lines, base) or _shares(lines, patched)
     out = []
     for template, runs in before.items():
         others = after.get(template, [])
@@ -482,7 +483,7 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                 if k in columns:
                     condition += (("measure", columns[k]),)
                 out.append(_measurement(lines, b, p, k, unit, punit, condition,
-                                        _stated(p, k, results),
+                                        None if shares else _stated(p, k, results),
                                         f"{base.caption} {patched.caption} {label}"))
     return out
 
@@ -585,6 +586,15 @@ def _unit_in_brackets(text: str) -> str | None:
     """The unit of time a line names in brackets before its keys: `lat (nsec): min=...`."""
     found = _BRACKETED_UNIT.search(text)
     return unit_in_text(found.group(0)) if found else None
+
+
+def _shares(lines: Sequence[str], section: _Section) -> bool:
+    """A run whose percentages are shares of one of its lines, not changes: a line prints
+    exactly `(100%)` (`fwd: 682 Mb/s 1333582 pps (100%)`, then `nf: ... ( 93.1%)`)."""
+    return any(q.kind == "percent" and q.value == 100.0 and q.sign is None
+               for j in range(section.start, min(section.end, len(lines)))
+               if "100" in lines[j] and "%" in lines[j]
+               for q in find_quantities(lines[j]))
 
 
 def _stated(line: _Line, k: int, results: Sequence[int]) -> Quantity | None:
