@@ -464,3 +464,20 @@ def test_a_runs_percentages_of_one_line_at_100_are_shares_not_changes(tmp_path: 
            for c in claims(tmp_path, body)}
     assert got == {("fwd", "Mb/s"): (682.0, 719.0, None), ("fwd", "pps"): (1333582.0, 1406091.0, None),
                    ("nf", "Mb/s"): (635.0, 690.0, None), ("nf", "pps"): (1242167.0, 1349784.0, None)}
+
+
+def test_figures_quoted_without_their_context_are_the_same_claim(tmp_path: Path) -> None:
+    (first,) = claims(tmp_path, "taskset -c 3 ./xdpsock -r -q 1\n\nrxdrop on 2 cores: 10.2 Mpps -> 14.1 Mpps\n")
+    mail = tmp_path / "r.eml"
+    mail.write_text("From: B <b@example.org>\nSubject: Re: [PATCH] block: test\nMessage-ID: <r@example.org>\n"
+                    "In-Reply-To: <t@example.org>\nReferences: <t@example.org>\n"
+                    "Date: Mon, 1 Jan 2024 01:00:00 +0000\n\n"
+                    "> rxdrop on 2 cores: 10.2 Mpps -> 14.1 Mpps\n\nNice.\n", encoding="utf-8")
+    (quoted,) = analyze_files([mail]).claims
+    assert quoted.quoted and quoted.id == first.id
+
+
+def test_two_rows_with_the_same_figures_stay_two_claims(tmp_path: Path) -> None:
+    body = "| set | rbtree | pipapo |\n|---|---|---|\n| before | 3.0 | 3.0 |\n| after | 3.1 | 3.1 |\n"
+    got = claims(tmp_path, body)
+    assert len({c.id for c in got}) == len(got) == 2

@@ -228,10 +228,34 @@ def _direction(metric: str, canonical_unit: str | None, change: float | None,
     return "improvement" if better else "regression"
 
 
+# what a claim is of, besides its figures, whatever else its condition names
+_ID_KEYS = ("ratio",)
+
+
 def _claim_id(origin: str | None, found_in: str, metric: str, condition: tuple[tuple[str, str], ...],
               baseline: float | None, patched: float | None, stated: float | None) -> str:
-    key = repr((origin or found_in, metric, condition, baseline, patched, stated))
+    """The claim's id: where its figures were first written, its metric and its figures.
+    Not its condition, which a reader reads from the lines around the figures and a reply
+    quotes only in part (`cpus=2` from a command above them): the same figures quoted are
+    the same claim. Two claims of one message with the same figures and other conditions
+    are told apart by `_distinct_ids`."""
+    kept = tuple((key, value) for key, value in condition if key in _ID_KEYS)
+    key = repr((origin or found_in, metric, kept, baseline, patched, stated))
     return "c" + hashlib.sha1(key.encode()).hexdigest()[:12]
+
+
+def _distinct_ids(claims: Sequence[Claim]) -> list[Claim]:
+    """The claims, those of one id but different conditions (two rows of one table with
+    the same figures: `rbtree` and `pipapo` both 3.0 -> 3.1) each given an id of its own
+    from its condition."""
+    conditions: dict[str, set[tuple[tuple[str, str], ...]]] = {}
+    for claim in claims:
+        conditions.setdefault(claim.id, set()).add(claim.condition)
+    if all(len(found) == 1 for found in conditions.values()):
+        return list(claims)
+    return [claim if len(conditions[claim.id]) == 1 else replace(
+        claim, id="c" + hashlib.sha1(repr((claim.id, claim.condition)).encode()).hexdigest()[:12])
+        for claim in claims]
 
 
 def _value(q: Quantity | None) -> float | None:
@@ -722,7 +746,7 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
     kept = [c for c, tolerance in found if tolerance is None or not changes.restates(c, tolerance)]
     body = message.body
     lines = [strip_quote(line, depth) for line, depth in zip(body.lines, body.depths, strict=False)]
-    return merge_claims(tell_apart(with_named_units(kept, lines), lines))
+    return merge_claims(tell_apart(with_named_units(_distinct_ids(kept), lines), lines))
 
 
 def merge_claims(claims: Iterable[Claim]) -> tuple[Claim, ...]:
