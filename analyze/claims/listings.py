@@ -19,12 +19,15 @@ from collections.abc import Sequence
 from analyze.claims.block_text import joined
 
 _NUMBERED = re.compile(r"^[\s>@]*(\d{1,6})(?:\t|\s[+*-](?![\d.])|\s*$)")
+_ANY_NUMBERED = re.compile(r"^[ >@\t]*\d{1,6}(?:\t|[ ][+*-](?![\d.])|[ \t]*$)", re.M)
 _RUN = 3
 
 
 def listing_lines(lines: Sequence[str]) -> frozenset[int]:
     """The indexes of `lines` that belong to a numbered listing (numbered one after the
     other, each number followed by a tab, a diff's marker or nothing): never read."""
+    if not _ANY_NUMBERED.search(joined(lines)):
+        return frozenset()  # (most blocks: one scan in C)
     out: set[int] = set()
     run: list[int] = []
     last: int | None = None
