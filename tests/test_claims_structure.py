@@ -481,3 +481,10 @@ def test_two_rows_with_the_same_figures_stay_two_claims(tmp_path: Path) -> None:
     body = "| set | rbtree | pipapo |\n|---|---|---|\n| before | 3.0 | 3.0 |\n| after | 3.1 | 3.1 |\n"
     got = claims(tmp_path, body)
     assert len({c.id for c in got}) == len(got) == 2
+
+
+def test_a_sentences_percentage_beside_its_pair_is_that_pairs(tmp_path: Path) -> None:
+    body = ("This is good for about a 4% improvement in peak performance, taking us\n"
+            "from 9.6M to 10M IOPS/core.\n")
+    (c,) = claims(tmp_path, body)
+    assert (c.baseline, c.patched, c.stated_change_pct) == (9.6, 10.0, 4.0)
