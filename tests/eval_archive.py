@@ -37,6 +37,7 @@ _CLOCK = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?\b")
 _LINE_NO = re.compile(r"(?:\.[ch]|\.py|\.S|\.rs):(\d+)\b|\bline\s+(\d+)\b", re.I)
 # a numbered listing's line: its number, then a tab or a diff's marker (`  1265\t *`, `311 +`)
 _LISTED = re.compile(r"^[\s>@]*(\d{1,6})(?:\t|\s[+*-](?![\d.])|\s*$)", re.M)
+_MARKED = re.compile(r"^[\s>@]*\d{1,6}(?:\t|\s[+*-](?![\d.]))", re.M)
 _COUNTER_WORDS = re.compile(
     r"issued rwts|\bctx=|\bper=|\bmajf=|\bminf=|\blimit\b|\btimeout\b|\bmax(?:imum)?\b|"
     r"\bentries\b|\bsize\b|\bbytes? of code\b|\bdepth=|\bsamples=", re.I)
@@ -78,7 +79,10 @@ def stamp_or_line(claim: dict[str, Any]) -> bool:
         if any(_same(v, number) for v in figures):
             return True
     listed = [m.group(1) for m in _LISTED.finditer(quote)]
-    return len(listed) >= 2 and all(any(_same(v, n) for n in listed) for v in figures)
+    # (one of them numbered as a listing numbers code, with a tab or a diff's marker: two
+    # bare counts, `wc -l`'s `112` over `99`, are no line numbers)
+    return len(listed) >= 2 and bool(_MARKED.search(quote)) and all(
+        any(_same(v, n) for n in listed) for v in figures)
 
 
 def counter(claim: dict[str, Any]) -> bool:
