@@ -488,3 +488,9 @@ def test_a_sentences_percentage_beside_its_pair_is_that_pairs(tmp_path: Path) ->
             "from 9.6M to 10M IOPS/core.\n")
     (c,) = claims(tmp_path, body)
     assert (c.baseline, c.patched, c.stated_change_pct) == (9.6, 10.0, 4.0)
+
+
+def test_one_line_printed_under_both_captions_is_no_pair(tmp_path: Path) -> None:
+    body = ("Before:\n        Speed: 25000Mb/s\n    536870912 bytes copied, 11.7257 s, 45.8 MB/s\n\n"
+            "After:\n        Speed: 25000Mb/s\n    536870912 bytes copied, 11.7257 s, 45.8 MB/s\n")
+    assert claims(tmp_path, body) == []

@@ -340,6 +340,14 @@ def _not_logged(measurements: Sequence[Measurement]) -> list[Measurement]:
             if not any(is_log_line(part) for part in m.quote.split("\n")[:2])]
 
 
+def _one_line_twice(m: Measurement) -> bool:
+    """The pair's two lines are one text (`Speed: 25000Mb/s` under both captions, a `dd`
+    line to the fourth decimal): one output pasted twice or a setting both runs print, an
+    identical restatement (docs/claims.md, rule 7), never two measurements to compare."""
+    parts = m.quote.split("\n")
+    return len(parts) == 2 and " ".join(parts[0].split()) == " ".join(parts[1].split())
+
+
 def _in_listing(m: Measurement, listed: frozenset[int]) -> bool:
     """The pair was read from a numbered source listing (`analyze/claims/listings.py`)."""
     return bool(listed) and (m.line in listed or m.line + m.quote.count("\n") in listed)
@@ -715,7 +723,8 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
         measurements = _with_counted(block, without_supporting_counters(
             _not_logged([m for m in (*read, *find_paired_runs(block.lines, taken, series))
                          # (a bare row of zeros measured nothing: mmtests' `SeqCreate del 0.00`)
-                         if not _in_listing(m, listed) and not is_spread(block.lines, m) and not (
+                         if not _in_listing(m, listed) and not is_spread(block.lines, m)
+                         and not _one_line_twice(m) and not (
                              (m.baseline.value, m.patched.value) == (0.0, 0.0)
                              and not (m.unit or m.baseline.unit or m.patched.unit))]),
             block.lines))
