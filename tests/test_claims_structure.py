@@ -494,3 +494,10 @@ def test_one_line_printed_under_both_captions_is_no_pair(tmp_path: Path) -> None
     body = ("Before:\n        Speed: 25000Mb/s\n    536870912 bytes copied, 11.7257 s, 45.8 MB/s\n\n"
             "After:\n        Speed: 25000Mb/s\n    536870912 bytes copied, 11.7257 s, 45.8 MB/s\n")
     assert claims(tmp_path, body) == []
+
+
+def test_only_equal_figures_are_neutral(tmp_path: Path) -> None:
+    body = ("| test | before | after |\n|---|---|---|\n| latency (usec) | 24.571 | 24.579 |\n"
+            "| rate (Mpps) | 5.00 | 5.00 |\n")
+    got = {c.baseline: c.direction for c in claims(tmp_path, body)}
+    assert got == {24.571: "regression", 5.0: "neutral"}

@@ -26,7 +26,7 @@ from analyze.claims.invisible import visible
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
-from analyze.claims.lexer.units import lower_is_better, metric_of
+from analyze.claims.lexer.units import NEUTRAL_PCT, direction_of, lower_is_better, metric_of
 from analyze.claims.listings import listing_lines
 from analyze.claims.lists.paired import find_paired_runs
 from analyze.claims.lists.read import find_list_measurements
@@ -53,10 +53,6 @@ from analyze.errors import LimitExceeded
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.mail.body import strip_quote
 from analyze.model import Claim, Message
-
-# Relative changes below this are "neutral": the figures are the same as far as a mail's
-# rounding can tell (`3518448 -> 3591240` is +2.1 %, not neutral).
-NEUTRAL_PCT = 0.05
 
 # A block without one has no claim: a digit, or a ratio in words ("halves the latency").
 # Two searches: a digit is found by a fast scan, the words behind their first letters.
@@ -218,14 +214,7 @@ def _consistent(computed: float | None, stated: Quantity | None, stated_pct: flo
     return abs(computed - stated_pct) <= tolerance + 1e-9
 
 
-def _direction(metric: str, canonical_unit: str | None, change: float | None,
-               lower_better: bool | None = None) -> str:
-    if change is None or abs(change) < NEUTRAL_PCT:
-        return "neutral"
-    if lower_better is None:
-        lower_better = lower_is_better(metric, canonical_unit)
-    better = change < 0 if lower_better else change > 0
-    return "improvement" if better else "regression"
+_direction = direction_of
 
 
 # what a claim is of, besides its figures, whatever else its condition names

@@ -21,12 +21,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from analyze.claims.lexer.units import lookup, lower_is_better, metric_of
+from analyze.claims.lexer.units import direction_of, lookup, metric_of
 from analyze.model import Claim
 
 _REACH = 40  # body lines between the bare pair and the summary lending its unit
 _SCALE = 10.0
-_NEUTRAL_PCT = 0.05  # as analyze/claims/extract.py
 _BRACKETED = re.compile(r"\(([A-Za-zµμ/.]{1,12})\)")
 _FIRST_FIGURE = re.compile(r"\d")
 
@@ -37,10 +36,7 @@ def _of_one_size(a: float, b: float) -> bool:
 
 def _direction(claim: Claim, metric: str, canonical: str) -> str:
     change = claim.change_pct if claim.change_pct is not None else claim.stated_change_pct
-    if change is None or abs(change) < _NEUTRAL_PCT:
-        return "neutral"
-    better = change < 0 if lower_is_better(metric, canonical) else change > 0
-    return "improvement" if better else "regression"
+    return direction_of(metric, canonical, change)
 
 
 def _with_unit(claim: Claim, written: str) -> Claim:

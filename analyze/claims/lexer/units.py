@@ -304,3 +304,20 @@ _LOWER_BETTER_UNITS = frozenset({"s", "cycles", "B"})
 def lower_is_better(metric: str, canonical_unit: str | None) -> bool:
     """True when a smaller figure is the improvement: latency, CPU, memory, and any time."""
     return metric in _LOWER_BETTER_METRICS or canonical_unit in _LOWER_BETTER_UNITS
+
+
+# A change is "neutral" only when the figures are the same (docs/claims.md: neutral where the
+# figures are equal or the author says there is no difference); `24.571 -> 24.579` usec is a
+# small regression, not neutral.
+NEUTRAL_PCT = 1e-9
+
+
+def direction_of(metric: str, canonical_unit: str | None, change: float | None,
+                 lower_better: bool | None = None) -> str:
+    """improvement, regression or neutral for a change of `change` percent."""
+    if change is None or abs(change) < NEUTRAL_PCT:
+        return "neutral"
+    if lower_better is None:
+        lower_better = lower_is_better(metric, canonical_unit)
+    better = change < 0 if lower_better else change > 0
+    return "improvement" if better else "regression"
