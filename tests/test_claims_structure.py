@@ -501,3 +501,9 @@ def test_only_equal_figures_are_neutral(tmp_path: Path) -> None:
             "| rate (Mpps) | 5.00 | 5.00 |\n")
     got = {c.baseline: c.direction for c in claims(tmp_path, body)}
     assert got == {24.571: "regression", 5.0: "neutral"}
+
+
+def test_a_commands_argument_is_no_side_of_a_pair(tmp_path: Path) -> None:
+    body = ("- ./gem_pwrite --run-subtest bench -s 524288\n  Before: 6.1021s, After: 4.8047s\n")
+    got = [(c.baseline, c.patched) for c in claims(tmp_path, body)]
+    assert got == [(6.1021, 4.8047)]

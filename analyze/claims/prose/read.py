@@ -261,6 +261,14 @@ _RESULT = re.compile(
 
 
 _ANY_FIGURE = re.compile(r"\d")
+# a command's option right before a figure: `bench -s 16384`, `--iodepth=32`, `-t 8`
+_OPTION_BEFORE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[ =]$")
+
+
+def _option_value(text: str, m: Measurement) -> bool:
+    """One of the pair's figures is a command's argument (`./gem_pwrite ... -s 16384` over
+    `Before: 0.205s`): a setting, never a side."""
+    return any(_OPTION_BEFORE.search(text[max(0, q.start - 40):q.start]) for q in (m.baseline, m.patched))
 
 
 def _setting(text: str, m: Measurement) -> bool:
@@ -344,7 +352,7 @@ def _find(lines: Sequence[str]) -> _Found:
                          if not (_ATTRIBUTE.match(m.baseline.text)
                                  and _ATTRIBUTE.match(m.patched.text))
                          and not _profile_share(c.text, m) and _says_what(c.text, m)
-                         and not _setting(c.text, m))
+                         and not _setting(c.text, m) and not _option_value(c.text, m))
         changes += (found for found in (_change(c, shape, change) for change in reading.changes)
                     if found.stated.kind not in ("percent", "ratio")
                     or not is_no_change(c.text, found.stated))
