@@ -23,6 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from analyze.claims.block_text import joined
 from analyze.claims.lexer.first_chars import compile_words
@@ -230,6 +231,16 @@ _FIO_SUPPORT = re.compile(r"^\s*(?:cpu\s*:\s*usr=|IO depths\s*:|submit\s*:|compl
 
 def _template(index: int, line: str) -> tuple[str, _Line] | None:
     """The line with its figures taken out (lower case, blanks folded), and the line."""
+    found = _shape(line)
+    if found is None:
+        return None
+    shape, text, qs, stated = found
+    return shape, _Line(index, text, qs, stated)
+
+
+# (the section finders each read a block's lines: a line's shape is worked out once)
+@lru_cache(maxsize=8192)
+def _shape(line: str) -> tuple[str, str, tuple[Quantity, ...], tuple[Quantity | None, ...]] | None:
     if len(line) > _MAX_LINE or _FIO_SUPPORT.match(line) or is_log_line(line):
         return None
     stamp = _TIMESTAMP.match(line)
@@ -277,7 +288,7 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
     # (a file name labelling the line counts in its digits, `fio-1.log:`, `fio-2.log:`: the
     # runs of one setup, not lines of different shapes)
     shape = _NUMBERED_LABEL.sub(lambda m: _DIGITS.sub("#", m.group(0)), shape)
-    return _TYPED_BLANK.sub("", " ".join(shape.split())), _Line(index, text, qs, stated)
+    return _TYPED_BLANK.sub("", " ".join(shape.split())), text, qs, stated
 
 
 _NUMBERED_LABEL = re.compile(r"^\s*[^\s:]*\d[^\s:]*(?=:\s)")

@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 
@@ -78,6 +79,8 @@ def _figure(cell: str) -> Quantity | None:
 def find_flag_rows(lines: Sequence[str]) -> list[Measurement]:
     """The pairs of the flag-switched rows of each aligned table of a block (see the module)."""
     out: list[Measurement] = []
+    if not _WIDE.search(joined(lines)):
+        return out  # (no line with two wide gaps, so no header: one scan of the block in C)
     i = 0
     while i < len(lines) - 2:
         header = lines[i]

@@ -158,13 +158,13 @@ def find_side_row_measurements(lines: Sequence[str]) -> tuple[list[Measurement],
     out: list[Measurement] = []
     used: set[int] = set()
     previous: _Row | None = None
-    rows = [r for i, line in enumerate(lines) if line.strip() and (r := _row(line, i)) is not None]
+    by_line = {i: r for i, line in enumerate(lines) if line.strip() and (r := _row(line, i)) is not None}
     # (`Before + tc accept` pairs with `After + tc accept`, not with the `After` above it)
-    setups = {(r.role, r.setup) for r in rows}
+    setups = {(r.role, r.setup) for r in by_line.values()}
     for i, line in enumerate(lines):
         if not line.strip():
             continue
-        row = _row(line, i)
+        row = by_line.get(i)
         if row is not None and previous is not None and row.role != previous.role \
                 and row.line == _next_line(lines, previous.line) \
                 and len(row.figures) == len(previous.figures) and row.template == previous.template \
