@@ -493,9 +493,11 @@ class Store:
                 ).fetchall()
             for cid, doc in rows:
                 docs.setdefault(cid, json.loads(doc))
-        # oldest first by the instant, not by the text: `10:00+01:00` is before `09:30+00:00`
+        # oldest first by the instant, not by the text: `10:00+01:00` is before `09:30+00:00`;
+        # one message's claims in the order its lines give them (an id is a hash: no order)
         return sorted(docs.values(), key=lambda d: (
-            d.get("date") is None, (_utc_of_iso(d["date"]) or "") if d.get("date") else "", d["id"]))
+            d.get("date") is None, (_utc_of_iso(d["date"]) or "") if d.get("date") else "",
+            str(d.get("found_in") or ""), d.get("line") or 0, d["id"]))
 
     def claim_docs_by_id(self, claim_id: str) -> list[dict[str, Any]]:
         """Every stored copy of one claim (first-hand first): where it was read and where

@@ -507,3 +507,10 @@ def test_a_commands_argument_is_no_side_of_a_pair(tmp_path: Path) -> None:
     body = ("- ./gem_pwrite --run-subtest bench -s 524288\n  Before: 6.1021s, After: 4.8047s\n")
     got = [(c.baseline, c.patched) for c in claims(tmp_path, body)]
     assert got == [(6.1021, 4.8047)]
+
+
+def test_a_rate_after_a_setting_is_still_a_result(tmp_path: Path) -> None:
+    body = ("With 8 pktgen threads sending 64 byte UDP through a veth pair this moves the\n"
+            "receiver from 11.2 Mpps to 12.7 Mpps.\n")
+    (c,) = claims(tmp_path, body)
+    assert (c.baseline, c.patched, c.unit) == (11.2, 12.7, "Mpps")
