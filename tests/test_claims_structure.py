@@ -514,3 +514,10 @@ def test_a_rate_after_a_setting_is_still_a_result(tmp_path: Path) -> None:
             "receiver from 11.2 Mpps to 12.7 Mpps.\n")
     (c,) = claims(tmp_path, body)
     assert (c.baseline, c.patched, c.unit) == (11.2, 12.7, "Mpps")
+
+
+def test_two_percentages_that_bound_a_change_are_no_pair(tmp_path: Path) -> None:
+    got = claims(tmp_path, "On my x86_64, this gives from 2% to 5% performance benefit.\n")
+    assert [(c.baseline, c.patched) for c in got if c.baseline is not None] == []
+    (cpu,) = claims(tmp_path, "CPU usage went from 80% to 40% with the patch.\n")
+    assert (cpu.baseline, cpu.patched) == (80.0, 40.0)

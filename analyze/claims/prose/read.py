@@ -265,6 +265,21 @@ _ANY_FIGURE = re.compile(r"\d")
 _OPTION_BEFORE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[ =]$")
 
 
+# a change named right after a pair of percentages: the pair is the change's range
+_CHANGE_AFTER = re.compile(
+    r"\s*(?:\w+\s+){0,2}?(?:benefit|improvement|gain|increase|speed-?up|boost|better|faster|"
+    r"slower|regression|drop|reduction|decrease|worse|penalty|overhead|win)", re.IGNORECASE)
+
+
+def _change_range(text: str, m: Measurement) -> bool:
+    """Two percentages that bound a change (`this gives from 2% to 5% performance
+    benefit`): a range of the change, never a figure before and after (rule 6)."""
+    if m.baseline.kind != "percent" or m.patched.kind != "percent":
+        return False
+    end = max(m.baseline.end, m.patched.end)
+    return bool(_CHANGE_AFTER.match(text, end))
+
+
 def _option_value(text: str, m: Measurement) -> bool:
     """One of the pair's figures is a command's argument (`./gem_pwrite ... -s 16384` over
     `Before: 0.205s`): a setting, never a side."""
@@ -352,7 +367,8 @@ def _find(lines: Sequence[str]) -> _Found:
                          if not (_ATTRIBUTE.match(m.baseline.text)
                                  and _ATTRIBUTE.match(m.patched.text))
                          and not _profile_share(c.text, m) and _says_what(c.text, m)
-                         and not _setting(c.text, m) and not _option_value(c.text, m))
+                         and not _setting(c.text, m) and not _option_value(c.text, m)
+                         and not _change_range(c.text, m))
         changes += (found for found in (_change(c, shape, change) for change in reading.changes)
                     if found.stated.kind not in ("percent", "ratio")
                     or not is_no_change(c.text, found.stated))
