@@ -214,9 +214,6 @@ def _consistent(computed: float | None, stated: Quantity | None, stated_pct: flo
     return abs(computed - stated_pct) <= tolerance + 1e-9
 
 
-_direction = direction_of
-
-
 # what a claim is of, besides its figures, whatever else its condition names
 _ID_KEYS = ("ratio",)
 
@@ -373,7 +370,7 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     if b_can not in (None, 0) and p_can is not None and math.isfinite(b_can) and math.isfinite(p_can):
         change = 100.0 * (p_can - b_can) / b_can
     stated = _stated_pct(m.stated)
-    direction = _direction(metric, canonical_unit, change if change is not None else stated,
+    direction = direction_of(metric, canonical_unit, change if change is not None else stated,
                            m.lower_is_better)
     origin = _origin(message, block.depth)
     # `5 Mpps → 10 Gpps`: the figures stay as written, each with its own unit
@@ -422,7 +419,7 @@ def _stated_claim(message: Message, block: _Block, change: StatedChange,
     stated = _stated_pct(change.stated)
     metric = change.metric or metric_of(None, change.context)
     condition = change.condition
-    direction = _direction(metric, None, stated)
+    direction = direction_of(metric, None, stated)
     if metric == "other" and stated is not None and stated < 0 and _CUT_WORD.search(
             change.quote[max(0, change.stated.start - 40):change.stated.end + 40]):
         # a cut of something no metric names is of a cost: "~10% extra write amp

@@ -73,6 +73,3 @@ def code_listing_lines(lines: Sequence[str]) -> set[int]:
             out.update(run)
         run, code = [], 0
     return out
-
-
-

@@ -22,11 +22,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from analyze.claims.lexer.units import direction_of, lookup, metric_of
+from analyze.claims.tables.roles import unit_in_text
 from analyze.model import Claim
 
 _REACH = 40  # body lines between the bare pair and the summary lending its unit
 _SCALE = 10.0
-_BRACKETED = re.compile(r"\(([A-Za-zµμ/.]{1,12})\)")
 _FIRST_FIGURE = re.compile(r"\d")
 
 
@@ -59,9 +59,9 @@ def _label_unit(lines: Sequence[str], claim: Claim) -> str | None:
         return None
     text = lines[line - 1]
     first = _FIRST_FIGURE.search(text)
-    found = _BRACKETED.findall(text[:first.start() if first else len(text)])
-    units = [u for u in found if lookup(u) is not None]
-    return units[-1] if len(units) == 1 or (units and len(set(units)) == 1) else None
+    label = text[:first.start() if first else len(text)]
+    # (only a bracketed one: a word of the label is what the row is, not its unit)
+    return unit_in_text(label) if "(" in label else None
 
 
 def with_named_units(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:

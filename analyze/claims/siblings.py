@@ -5,7 +5,7 @@ A reader names what it sees on a claim's own lines: a row's label, a column's he
 loop's variable. A mail often prints the same table twice, for two machines, two NICs, two
 settings, under a heading each (`Sequential write:` over one table, `Random write:` over
 the next; `NIC:` and `dummy:`): the rows of both read `case=4000`. Whatever the readers
-found, claims of one message with the same metric and the same condition are siblings no
+found, claims of one message with the same metric, unit and condition are siblings no
 reader told apart; each gets the heading it stands under as its `section`, at the nearest
 level where the siblings' headings differ. Siblings that no heading tells apart are told
 apart by their own line: the label a row or a labelled line carries before its figures
@@ -237,8 +237,8 @@ def _split(out: list[Claim], members: list[int], key: str, names: dict[int, str]
 
 
 def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
-    """The claims, each group of siblings (same metric, same condition, several) given what
-    sets each apart: the heading it stands under as its `section`, else its row's label, else
+    """The claims, each group of siblings (same metric, unit and condition, several) given
+    what sets each apart: the heading it stands under as its `section`, else its row's label, else
     its column. `lines`: the body's lines as its readers see them, quote markers off."""
     # (two claims of one metric in different units, Mb/s and pps, are told apart already)
     groups: dict[tuple[str, str | None, tuple[tuple[str, str], ...]], list[int]] = {}

@@ -1,7 +1,7 @@
 """A row or labelled line that prints a run's spread, not its result.
 
-docs/claims.md (rule 4 of the definition): the spread of a run (its minimum, maximum, standard deviation) is never a
-claim, even printed before and after (sockperf's `<MIN> observation`, a `min:` line of a
+Rule 4 of the definition (docs/claims.md): the spread of a run (its minimum, maximum,
+standard deviation) is never a claim, even printed before and after (sockperf's `<MIN> observation`, a `min:` line of a
 latency histogram, `stddev` under a table's mean). The label before the row's first figure
 says which it is; a label that goes on to name a result (`Max IOPS`, `max throughput`) is
 a peak the author measured, and stays.
