@@ -521,3 +521,36 @@ def test_two_percentages_that_bound_a_change_are_no_pair(tmp_path: Path) -> None
     assert [(c.baseline, c.patched) for c in got if c.baseline is not None] == []
     (cpu,) = claims(tmp_path, "CPU usage went from 80% to 40% with the patch.\n")
     assert (cpu.baseline, cpu.patched) == (80.0, 40.0)
+
+
+DRAWN = """\
+Results, mean of three runs on a 16-core box:
+
+Random write:
+
+o-------------o-----------------------o-----------------------o
+|  numjobs    |           4           |           32          |
+o-------------o-----------------------o-----------------------o
+|             |  IOPS(K)  | Lat(msec) |  IOPS(K)  | Lat(msec) |
+o-------------o-----------------------o-----------------------o
+| base        |  310      |   1.72    |  402      |   9.81    |
+o-------------o-----------------------o-----------------------o
+| patched     |  355      |   1.50    |  440      |   8.90    |
+o-------------o-----------------------o-----------------------o
+"""
+
+
+def test_a_table_ruled_with_other_corners_under_grouped_columns(tmp_path: Path) -> None:
+    """Rules drawn with `o` corners are rules; the row of wide cells over the header gives
+    each column its group (numjobs), and each column's name its unit and metric."""
+    got = {(dict(c.condition).get("numjobs"), c.unit): (c.metric, c.baseline, c.patched)
+           for c in claims(tmp_path, DRAWN)}
+    assert got == {
+        ("4", "KIOPS"): ("throughput", 310, 355), ("4", "msec"): ("latency", 1.72, 1.50),
+        ("32", "KIOPS"): ("throughput", 402, 440), ("32", "msec"): ("latency", 9.81, 8.90)}
+
+
+def test_a_word_with_dashes_is_no_rule() -> None:
+    from analyze.claims.tables.pipe_runs import plain_rules
+    lines = ["x-axis --- time", "+-----+-----+", "x-----x-----x", "├─────┼─────┤"]
+    assert plain_rules(lines) == [lines[0], lines[1], "+-----+-----+", "+-----+-----+"]

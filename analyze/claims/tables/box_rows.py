@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyze.claims.tables.pipe_runs import RULE, pipe_runs
+from analyze.claims.tables.pipe_runs import RULE, pipe_runs, plain_rules
 
 _MAX_LINE = 400
 _MAX_ROWS = 400
@@ -47,12 +47,14 @@ def _groups(lines: Sequence[str], start: int, end: int) -> list[tuple[int, int]]
 
 
 def merged_box_rows(lines: Sequence[str]) -> Sequence[str]:
-    """`lines` with each box-table row of several lines made one line (see the module);
-    `lines` itself when no table has such a row.
+    """`lines` with each box-table row of several lines made one line (see the module) and
+    each rule drawn with other corners made `+---+` (`pipe_runs.plain_rules`); `lines`
+    itself when there is neither.
 
     A table rules off each row only when its rows run over several lines: it has two rows
     or more of two or three lines between rules, and no longer run (a table ruled only
     under its header and at its end holds one row a line)."""
+    lines = plain_rules(lines)
     out: list[str] | None = None
     for start, end in pipe_runs(lines, _MAX_LINE, _MAX_ROWS):
         if not any(RULE.match(lines[i]) for i in range(start, end)):

@@ -14,6 +14,28 @@ from collections.abc import Iterator, Sequence
 from analyze.claims.block_text import joined
 
 RULE = re.compile(r"\s*[+|]?(?:[-=]+[+|])+[-=]*\s*$")
+# A rule drawn with other corners: `x-----x-----x`, `o=====o`, `*-----*`, or the box-drawing
+# characters (`├─────┼─────┤`). The corners are told from words by standing between runs of
+# at least three dashes, so `x-axis` or a `---` line is no rule.
+_DRAWN_RULE = re.compile(r"\s*[xXo*+|├┌└┬┴┼╋╬]?(?:[-=─━═]{3,}[xXo*+|├┤┌┐└┘┬┴┼╋╬])+[-=─━═]*\s*$")
+_PLAIN = str.maketrans({**dict.fromkeys("xXo*├┤┌┐└┘┬┴┼╋╬", "+"), **dict.fromkeys("─━", "-"),
+                        "═": "="})
+
+
+def plain_rules(lines: Sequence[str]) -> Sequence[str]:
+    """`lines` with each rule drawn with other corners (`x----x----x`, `├───┼───┤`) written
+    `+----+----+`, character for character, so the table readers know one kind of rule;
+    `lines` itself when there is none."""
+    out: list[str] | None = None
+    for i, line in enumerate(lines):
+        if "--" not in line and "─" not in line and "━" not in line and "==" not in line \
+                and "═" not in line:
+            continue
+        if not RULE.match(line) and _DRAWN_RULE.match(line):
+            if out is None:
+                out = list(lines)
+            out[i] = line.translate(_PLAIN)
+    return lines if out is None else out
 
 
 def pipe_runs(lines: Sequence[str], max_line: int, max_rows: int) -> Iterator[tuple[int, int]]:

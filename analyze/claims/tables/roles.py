@@ -194,6 +194,27 @@ def unit_in_text(text: str) -> str | None:
     `at 1500 bytes`): setup, not the table's unit. `second` after `per` is the denominator of
     a rate (`packets per second`), never a unit of time on its own.
     """
+    unit = _unit_in_text(text)
+    return _scaled(text, unit) if unit is not None else None
+
+
+# a scale written as a word of its own: `IOPS(K)`, `K IOPS`, `[M]`, `in K`
+_SCALE_WORD = re.compile(r"(?<![\w.])[KkMG](?![\w.])")
+
+
+def _scaled(text: str, unit: str) -> str:
+    """The unit with the scale the same text writes apart from it (`IOPS(K)`, `K IOPS`:
+    KIOPS), when the two make a unit; the unit as found otherwise."""
+    m = _SCALE_WORD.search(text[:_MAX_HEADER])
+    if m is None or unit[:1] in "KkMG" and len(unit) > 1 and unit[1:2].isupper():
+        return unit  # (`Kpps` is scaled already)
+    q = probe_unit(m.group(0) + unit)
+    if q is None or not q.canonical_unit or q.unit is None or unit not in q.unit:
+        return unit
+    return q.unit
+
+
+def _unit_in_text(text: str) -> str | None:
     # (`requests / second`: a rate spelled with blanks round its slash)
     text = _SPACED_SLASH.sub("/", text[:_MAX_HEADER])
     for m in _BRACKETED.finditer(text):

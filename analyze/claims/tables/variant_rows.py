@@ -11,7 +11,10 @@ The first column holds two names that tell the sides apart as header words do
 pairs with the patched row whose other label cells are the same, column by column. A case
 one side has no row for is compared with nothing; a row of neither side (`Unaligned` beside
 `Aligned (baseline)` and `Aligned (with patches)`) is a reference, compared with nothing.
-A box table's rules (`+------+------+`) between the rows are skipped.
+A box table's rules (`+------+------+`) between the rows are skipped. A row of fewer, wider
+cells over the header (`| IOdepth | 8 | 16 |`) groups the columns under each of its cells:
+the group is part of each column's condition. A column's name may give its unit
+(`BW(MiB/s)`).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement
 
 from .pipe_runs import RULE, pipe_runs
-from .roles import BASELINE, PATCHED, names_a_side, resolve_roles, with_unit
+from .roles import BASELINE, PATCHED, names_a_side, resolve_roles, unit_in_text, with_unit
 
 _MAX_LINE = 400
 _MAX_ROWS = 200
@@ -46,12 +49,49 @@ def find_variant_rows(lines: Sequence[str]) -> list[Measurement]:
     return out
 
 
+def _spans(line: str) -> list[tuple[int, int, str]]:
+    """Each cell of a pipe row with where it stands: (start, end, text)."""
+    bars = [i for i, ch in enumerate(line) if ch == "|"]
+    if line.strip() and not line.lstrip().startswith("|"):
+        bars.insert(0, len(line) - len(line.lstrip()) - 1)
+    if not line.rstrip().endswith("|"):
+        bars.append(len(line.rstrip()))
+    return [(a + 1, b, line[a + 1:b].strip()) for a, b in zip(bars, bars[1:], strict=False)]
+
+
+def _groups(lines: Sequence[str], above: Sequence[int], header_line: int,
+            width: int) -> list[tuple[str, str] | None]:
+    """What the rows over the header say of each column: a row of fewer, wider cells
+    (`| IOdepth |    8    |    16    |`) spans the header's cells standing under each of
+    its own, and its first cell names what it varies. None for a column no such row spans."""
+    out: list[tuple[str, str] | None] = [None] * width
+    under = _spans(lines[header_line])
+    for r in above:
+        spans = _spans(lines[r])
+        if len(spans) < 2:
+            continue
+        name = spans[0][2].lower() or "group"
+        for k, (a, b, _) in enumerate(under[:width]):
+            mid = (a + b) // 2
+            cell = next((text for start, end, text in spans[1:] if start <= mid < end), "")
+            if k and cell:
+                out[k] = (name, cell)
+    return out
+
+
 def _table(lines: Sequence[str], start: int, end: int) -> list[Measurement]:
     # (a box table's rules between its rows are no rows: `+------+------+`)
     rows = [(r, _cells(lines[r])) for r in range(start, end) if not RULE.match(lines[r])]
     if not rows:
         return []
-    width = len(rows[0][1])
+    # the rows' width is the last row's; rows of fewer cells over the first full row group
+    # its columns (`| IOdepth | 8 | 16 |` over `| | KIOPS | BW | KIOPS | BW |`)
+    width = len(rows[-1][1])
+    first = next(k for k, (_, cells) in enumerate(rows) if len(cells) == width)
+    above = [r for r, cells in rows[:first] if len(cells) < width]
+    if first != len(above):
+        return []
+    rows = rows[first:]
     if width < 3 or any(len(cells) != width for _, cells in rows):
         return []
     # (the sides first: most pipe tables name none, and are not lexed)
@@ -59,6 +99,7 @@ def _table(lines: Sequence[str], start: int, end: int) -> list[Measurement]:
     if not any(names_a_side(first) for first in firsts):
         return []
     header = rows[0][1] if not any(_is_figure(c) for c in rows[0][1]) else []
+    groups = _groups(lines, above, rows[0][0], width) if header and above else [None] * width
     body = rows[1:] if header else rows
     sides = sorted({cells[0] for _, cells in body})
     if len(sides) > _MAX_SIDES:
@@ -84,15 +125,21 @@ def _table(lines: Sequence[str], start: int, end: int) -> list[Measurement]:
         pr, pcells = other
         for k in figures:
             b, p = find_quantities(cells[k])[0], find_quantities(pcells[k])[0]
-            unit = b.unit or p.unit
             name = header[k] if header else ""
+            # (a column's own name gives its unit: `BW(MiB/s)`, `Lat(usec)`)
+            unit = b.unit or p.unit or (unit_in_text(name) if name else None)
             condition = tuple((header[c].lower() if header else "case", cells[c])
                               for c in labels if cells[c])
+            group = groups[k]
+            if group is not None:
+                condition += (group,)
             if name:
                 condition += (("measure", name),)
             out.append(Measurement(
                 baseline=with_unit(b, unit), patched=with_unit(p, unit), source="table",
                 line=r, quote=f"{lines[r].rstrip()} [...] {lines[pr].rstrip()}", unit=unit,
-                stated=None, condition=condition, context=" ".join((*header, *case)),
+                stated=None, condition=condition,
+                # (the column's own name first: it says what the column measures)
+                context=" ".join((name, *header, *case)) if name else " ".join((*header, *case)),
             ))
     return out
