@@ -554,3 +554,32 @@ def test_a_word_with_dashes_is_no_rule() -> None:
     from analyze.claims.tables.pipe_runs import plain_rules
     lines = ["x-axis --- time", "+-----+-----+", "x-----x-----x", "├─────┼─────┤"]
     assert plain_rules(lines) == [lines[0], lines[1], "+-----+-----+", "+-----+-----+"]
+
+
+TOOL_RUNS = """\
+Two threads on a single
+core, baseline kernel:
+
+$ ./bench -q 64 -b 4096 /dev/nvme0n1
+Opened device /dev/nvme0n1 (queue 0)
+Engine=aio, sq_ring=128, cq_ring=128
+IOPS=1210K, BW=4727MiB/s
+IOPS=1208K, BW=4719MiB/s
+
+and with the series applied:
+
+$ ./bench -q 64 -b 4096 /dev/nvme0n1
+Opened device /dev/nvme0n1 (queue 0)
+Engine=aio, sq_ring=128, cq_ring=128
+IOPS=1388K, BW=5422MiB/s
+IOPS=1391K, BW=5433MiB/s
+"""
+
+
+def test_a_caption_in_words_ending_in_a_colon_is_no_table_header(tmp_path: Path) -> None:
+    """`core, baseline kernel:` (a sentence's wrapped end) names a side, but it leads into the run below it:
+    the run's settings line (`sq_ring=128, cq_ring=128`) is no row of a table under it. The two
+    runs pair by their result lines, and the tool's own output lines are no headings."""
+    got = claims(tmp_path, TOOL_RUNS)
+    assert sorted((c.baseline, c.patched) for c in got) == [(1210, 1388), (4727, 5422)]
+    assert not any("Opened device" in v for c in got for _, v in c.condition)

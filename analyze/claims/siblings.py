@@ -65,9 +65,26 @@ def _is_heading(lines: Sequence[str], i: int) -> bool:
     if i + 1 < len(lines) and _UNDERLINE.match(lines[i + 1]):
         return True
     # a title or a table's column names: a few words, no sentence (`Sequential Write`,
-    # `atomic  v3` over `menu  teo`, `v5.4 + patch` over its run)
+    # `atomic  v3` over `menu  teo`, `v5.4 + patch` over its run), opening its paragraph
+    # (a tool's `Added file /dev/dm-0 (submitter 0)` under its command line is output)
+    return _titled(text) and _opens_paragraph(lines, i)
+
+
+def _titled(text: str) -> bool:
     return len(_DIGIT.findall(text)) <= 4 and len(text.split()) <= 8 and not text.endswith(
         (".", ",", ";", "?", "!"))
+
+
+def _opens_paragraph(lines: Sequence[str], i: int) -> bool:
+    """Line i opens its paragraph, or stands in a run of titles that does (a table's two
+    header lines)."""
+    k = i - 1
+    while k >= 0 and lines[k].strip():
+        above = lines[k].strip()
+        if not (len(above) <= _MAX_HEADING and _titled(above)) or i - k > 3:
+            return bool(above.endswith(":")) and k == i - 1 and _LETTERS.search(above) is not None
+        k -= 1
+    return True
 
 
 def headings(lines: Sequence[str], line: int) -> list[str]:

@@ -183,9 +183,10 @@ def _header(line: str) -> _Header | None:
     if not 2 <= len(cells) <= MAX_COLUMNS:
         return None
     roles = _variants(resolve_roles([c.text for c in cells]), cells, line)
-    if not pipe and words and any(r is None for r in roles[1:]):
+    if not pipe and words and (any(r is None for r in roles[1:]) or line.rstrip().endswith(":")):
         # words one space apart are a header only when each names a column (`threads before
-        # after`); `Without your patches applied -` is a caption in words
+        # after`); `Without your patches applied -` is a caption in words, and so is a line
+        # that ends in a colon (`Using two threads, baseline kernel:`): it leads into what follows
         return None
     pairs = _pairs(roles)
     if not pairs:
