@@ -583,3 +583,31 @@ def test_a_caption_in_words_ending_in_a_colon_is_no_table_header(tmp_path: Path)
     got = claims(tmp_path, TOOL_RUNS)
     assert sorted((c.baseline, c.patched) for c in got) == [(1210, 1388), (4727, 5422)]
     assert not any("Opened device" in v for c in got for _, v in c.condition)
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # a level a word of change reaches is no change; the change is by how much
+    ("The table grows at 80% occupancy and shrinks at 20% occupancy, a cheap lookup.\n", []),
+    ("Under load the throughput grew 12% with this series.\n", [12.0]),
+    ("The patch gains close to 7% in throughput on the small-packet test.\n", [7.0]),
+    # a bound of a level: the words of the bound say no change
+    ("With the filter off, CPU usage is less than 2% on that box.\n", []),
+    ("Throughput is more than 9% faster with the series.\n", [9.0]),
+])
+def test_a_level_a_percentage_reaches_is_no_change(tmp_path: Path, body: str,
+                                                   expected: list[float]) -> None:
+    got = claims(tmp_path, body)
+    assert sorted(abs(c.stated_change_pct or 0) for c in got) == expected
+
+
+def test_a_maximum_raised_is_a_limit_not_a_result(tmp_path: Path) -> None:
+    got = claims(tmp_path, "Allow counting up to 4096 hits per entry instead of only 64, so that "
+                           "long-lived flows keep their history.\n")
+    assert got == []
+
+
+def test_fios_share_of_the_group_is_no_result(tmp_path: Path) -> None:
+    got = claims(tmp_path, "Without the patch:\n  bw (MiB/s): min= 1903, max= 2114, per=100.00%, "
+                           "avg=2011.31\n\nWith the patch:\n  bw (MiB/s): min= 1990, max= 2202, "
+                           "per=100.00%, avg=2095.72\n")
+    assert [(c.baseline, c.patched, c.unit) for c in got] == [(2011.31, 2095.72, "MiB/s")]

@@ -45,8 +45,9 @@ _KEY_COLON = re.compile(r"^\s*(\w[\w .\-/()#]{0,40}?)\s*:\s+(?=\S)")
 _ROLE_LABEL = re.compile(r"^\s*([A-Za-z][\w .\-/+()]{0,40}?)\s*[:=]\s*")
 _DIGIT = re.compile(r"\d")
 # keys of what supports a result, not results: spread (`stdev=`, `min=`, `max=`), and fio's
-# and t/io_uring's bookkeeping (`io=439GiB`, `run=90001msec`, `IOS/call=32/32`)
-_NOISE_KEY = compile_words(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread|^\s*(?:min|max|io|run|runt"
+# and t/io_uring's bookkeeping (`io=439GiB`, `run=90001msec`, `IOS/call=32/32`, fio's `per=`:
+# the job's share of its group's bandwidth)
+_NOISE_KEY = compile_words(r"std|dev\b|-ad\b|\bvar|stderr|\bci\b|spread|^\s*(?:min|max|io|run|runt|per"
                            r"|ios/call|samples?)\s*$|^\s*(?:maximum|minimum|peak)\b", re.I)
 _PEAK_BEFORE = re.compile(r"\b(?:maximum|minimum|max|min|peak|best|worst)\s*$", re.I)
 _WORD3 = re.compile(r"[A-Za-z]{3,}")  # a word, for counting the words between two figures

@@ -67,6 +67,7 @@ _SHARE_BEFORE = compile_words(r"(?:utili[sz]ation|usage|util|idle|busy|load|prof
                               r"|perf top|perf report|overhead of|share|loss(?:\s+(?:is|was|rate))?)"
                               r"\W*\s*$", re.I)
 _SETTING = re.compile(r"[\w.\-]+\s*[:=]\s*$")  # `nr_threads: 50%`, `thresh=90%`
+_BOUND_BEFORE = re.compile(r"\b(?:less|more|fewer|lower|higher|greater)\s+than\s*[~≈]?\s*$", re.I)
 _CAPTION = re.compile(r"^\s*(?:[-*•]\s+)?[A-Za-z][\w ./\-()]{0,60}:\s*$")
 _A_PERCENT = re.compile(r"\d\s*%")
 _SIGNED_PERCENT = re.compile(r"[+\-−]\s*\d[\d.,]*\s*%")
@@ -92,7 +93,9 @@ def _is_change(text: str, q: Quantity, caption: str, line: str) -> bool:
         return False  # perf's call graph: `|--76.60%--pipapo_insert`
     if _SETTING.search(before) and not _CHANGE.search(before):
         return False
-    if _CHANGE.search(_clause(text, q)):
+    # (the words of a bound are no change: "usage will be less than 1%" is a level; "more
+    # than 10% faster" still has its word of change)
+    if _CHANGE.search(_clause(text, q, drop_bound=q.bound is not None)):
         return True
     if caption and _CHANGE.search(caption):
         return True  # `performance reduction:` above `read 0.92% write 0.92%`
@@ -127,7 +130,7 @@ def _signed(q: Quantity, text: str, metric: str) -> Quantity:
                     q.canonical_value, q.bound, sign, q.high)
 
 
-def _clause(text: str, q: Quantity) -> str:
+def _clause(text: str, q: Quantity, drop_bound: bool = False) -> str:
     """The words around a percentage, within its clause: up to a comma, semicolon or bracket
     either side (`99% TX interrupts were eliminated` is not `increased 50%`'s clause)."""
     before = text[max(0, q.start - _WINDOW):q.start]
@@ -135,6 +138,8 @@ def _clause(text: str, q: Quantity) -> str:
     # (an opening bracket right before leaves the words it elaborates: `improvement (~1%`)
     cut = max(before.rfind(c) for c in ",;)")
     before = before[cut + 1:] if cut >= 0 else before
+    if drop_bound:
+        before = _BOUND_BEFORE.sub("", before)
     stop = min((k for k in (after.find(c) for c in ",;()") if k > 0), default=len(after))
     return before + " " + after[:stop]
 

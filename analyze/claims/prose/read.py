@@ -246,12 +246,13 @@ def _says_what(text: str, m: Measurement) -> bool:
 
 # What a sentence's pair may be a setting of: the words before the pair in its clause
 # (`the default launch time changed from 1s to 0.1s`, `raise the limit from 255 to 65535`,
-# `bytes 24 to 31`); and the words that make the pair a result whatever else it names.
+# `bytes 24 to 31`, a maximum: `tracking of up to 65535 packets instead of 255`); and the
+# words that make the pair a result whatever else it names.
 _SETTING = re.compile(
     r"\b(?:default|timeouts?|limits?|thresholds?|offsets?|budget|ring size|mtu|granularity|"
     r"capabilit\w*|layers?|levels? of|entries|bytes?|buffer size|window|wait\w*|"
     r"interval|polling period|factor|version|patches|commits|cachelines?|struct\w*|"
-    r"fields?|members?|registers?|max(?:imum)? number)\b",
+    r"fields?|members?|registers?|max(?:imum)? number|up to|at most)\b",
     re.IGNORECASE)
 _RESULT = re.compile(
     r"\b(?:perform\w*|faster|slower|speed\w*|throughput|latenc\w*|bandwidth|improv\w*|"

@@ -23,6 +23,10 @@ _BOUND_WORDS = ["more", "less", "than", "over", "under", "about", "around", "rou
 _APPROX = ("about", "around", "roughly", "approximately", "approx", "approx.", "nearly", "almost",
            "~", "some", "just", "only")
 _FILL: dict[str, Any] = {"LOWER": {"IN": _BOUND_WORDS}, "OP": "{0,3}"}
+# Between a bare word of change and its figure, `at` and `to` give the level reached, not
+# the change: "grows at 75% load factor", "increased to 90%" (but "gains close to 10%")
+_FILL_BARE: dict[str, Any] = {"LOWER": {"IN": [w for w in _BOUND_WORDS if w not in ("at", "to")]},
+                              "OP": "{0,3}"}
 # After "(was" no "to": "from 5.6 Mpps before to 6.9 Mpps after" is not "X (was Y)"
 _FILL_NOT_TO: dict[str, Any] = {"LOWER": {"IN": [w for w in _BOUND_WORDS if w != "to"]},
                                 "OP": "{0,3}"}
@@ -170,7 +174,9 @@ def add_rules(matcher: Any) -> None:
     for label, words in _CHANGE_WORDS.items():
         matcher.add(label, [
             [_words(*words["BY"]), _GAP, _words("by"), fill, _STATED],
-            [_words(*words["BARE"]), fill, _STATED],
+            [_words(*words["BARE"]), _FILL_BARE, _STATED],
+            [_words(*words["BARE"]), {"LOWER": {"IN": ["by"]}, "OP": "?"}, _words("close"),
+             _words("to"), _STATED],
             [_words(*words["OF"]), _words("of", "is", "was", ":", "="), fill, _STATED],
             [_STATED, {"ORTH": "-", "OP": "?"}, _words(*words["AFTER"])],
             # "a 7% throughput improvement", "a 5% TCP_RR regression"
