@@ -611,3 +611,33 @@ def test_fios_share_of_the_group_is_no_result(tmp_path: Path) -> None:
                            "avg=2011.31\n\nWith the patch:\n  bw (MiB/s): min= 1990, max= 2202, "
                            "per=100.00%, avg=2095.72\n")
     assert [(c.baseline, c.patched, c.unit) for c in got] == [(2011.31, 2095.72, "MiB/s")]
+
+
+def test_a_figure_under_a_condition_before_instead_of_is_the_alternatives(tmp_path: Path) -> None:
+    """"X instead of Y" gives the new figure first, unless X is what a condition would give:
+    "it takes 40s if I walk the whole list instead of 4s" puts the alternative's figure
+    first, so it is the baseline."""
+    (c,) = claims(tmp_path, "With big sets the lookup is slow (it takes 40s if I walk the "
+                            "whole list instead of 4s), so the new walk matters.\n")
+    assert (c.baseline, c.patched, c.direction) == (40, 4, "improvement")
+    (c,) = claims(tmp_path, "The rebuild now takes 4s instead of 40s.\n")
+    assert (c.baseline, c.patched) == (40, 4)
+
+
+def test_what_may_happen_from_one_count_to_another_is_no_result(tmp_path: Path) -> None:
+    assert claims(tmp_path, "- the worker context may grow from 2 to 40\nallocated slots "
+                            "for timer ticks, which saves memory for\nsmall setups\n") == []
+    (c,) = claims(tmp_path, "With the series the forwarding rate can go from 5 Mpps to "
+                            "7 Mpps on one core.\n")
+    assert (c.baseline, c.patched, c.unit) == (5, 7, "Mpps")
+
+
+def test_the_wrapped_end_of_a_result_line_is_no_sides_caption(tmp_path: Path) -> None:
+    """`patch 703ms` ends a wrapped line of results; it names no run of its own, so the
+    lines above and below it are no baseline and patched runs."""
+    got = claims(tmp_path, "It improved very little here:\n\n"
+                           "100K entries ~ avg. insert mainline 310ms series 420ms this \n"
+                           "patch 401ms\n"
+                           "400K entries ~ avg. insert mainline 3160ms series 4370ms this \n"
+                           "patch 4254ms\n")
+    assert not any((c.baseline, c.patched) in ((310, 3160), (420, 4370)) for c in got)

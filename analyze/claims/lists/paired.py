@@ -126,8 +126,9 @@ def side_caption(line: str) -> tuple[str, str, int] | None:
         inline = line.index(":", line.index(label)) + 1  # the run on the caption's line
     if len(label.split()) > _MAX_CAPTION_WORDS:
         return None  # a sentence that says "before", not a caption
-    if not colon and not line.rstrip().endswith(("-", "=", ":")) and len(label.split()) > 4:
-        return None
+    if not colon and not line.rstrip().endswith(("-", "=", ":")) and (
+            len(label.split()) > 4 or any(q.unit for q in find_quantities(label))):
+        return None  # (nor the wrapped end of a line of results: `patch 703ms`)
     role = role_of(label)
     return (role, label.strip(), inline) if role in (BASELINE, PATCHED) else None
 

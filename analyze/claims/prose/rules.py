@@ -250,6 +250,9 @@ RANGE_WORDS = frozenset({"ranging", "range", "ranges", "varying", "varies", "var
                           "sweep", "sweeping", "swept", "scaling", "scale", "scales", "scaled",
                           "between", "values", "counts", "iterate", "iterating", "loop",
                           "increments", "steps", "sizes", "size"})
+# A modal before "from X to Y" makes it what may happen, not what was measured, when the
+# figures name no unit: "the context may grow from 1 to 50 allocated structures".
+MODALS = frozenset({"may", "can", "could", "might"})
 # Speculation is not a measurement: "I'd expect it to go from 5 to 10 Mpps".
 HEDGES = frozenset({"expect", "expected", "expecting", "hope", "hopefully", "would", "might",
                      "theoretically", "ideally", "hypothetically", "wonder", "guess", "assuming"})

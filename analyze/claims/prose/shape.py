@@ -34,6 +34,7 @@ from .rules import (
     MACHINE_NOUNS,
     MAX_SPAN,
     METRIC_WORD,
+    MODALS,
     MODIFIERS,
     NOISE,
     NOT_A_CHANGE_AFTER,
@@ -385,10 +386,14 @@ def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str, ids: 
             first, second = (figures[i].quantity for i in toks)
             if not _compatible(first, second, text):
                 continue
-            if doc[start].lower_ == "from" and {t.lower_ for t in doc[max(0, start - 3):start]} \
-                    & (RANGE_WORDS | SETUP_OBJECTS):
+            if doc[start].lower_ == "from" and (
+                    {t.lower_ for t in doc[max(0, start - 3):start]} & (RANGE_WORDS | SETUP_OBJECTS)
+                    or not (first.unit or second.unit)
+                    and {t.lower_ for t in doc[max(0, start - 3):start]} & MODALS):
                 continue
             used.update(toks)
+            if label == "PB" and _counterfactual(doc, toks[0], toks[1]):
+                label = "BP"
             base, patched = (toks[0], toks[1]) if label == "BP" else (toks[1], toks[0])
             found.pairs.append((base, patched, start, end))
         else:
@@ -398,6 +403,15 @@ def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str, ids: 
     for s in found.stated:
         used.add(s.token)
     return found
+
+
+def _counterfactual(doc: Any, first: int, second: int) -> bool:
+    """"X instead of Y" says X is the new figure, unless X is a condition's: "it takes 30s if
+    I use the old walk instead of 3s" gives the figure of what would be used instead (the
+    alternative, the baseline) first."""
+    words = [doc[i].lower_ for i in range(first + 1, second)]
+    turn = next((k for k, w in enumerate(words) if w in ("instead", "rather")), None)
+    return turn is not None and any(w in ("if", "when", "had") for w in words[:turn])
 
 
 # Where a clause ends: "QPS is up ~9% and tail latency is down 4%" states two changes of
