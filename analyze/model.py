@@ -161,7 +161,7 @@ class Series:
 
 
 # What a claim measures, and which way its figures moved (the JSON contract's values).
-METRICS = ("throughput", "latency", "transactions", "cpu", "memory", "other")
+METRICS = ("throughput", "latency", "transactions", "cpu", "memory", "time", "size", "other")
 DIRECTIONS = ("improvement", "regression", "neutral")
 
 

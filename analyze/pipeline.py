@@ -22,7 +22,7 @@ from .model import Analysis, Claim, Message, Problem
 # whose last hunk ends on an empty context line; 6: siblings told apart by row, column and
 # what a sentence's figure is for, a caption's metric, spread and `time`'s user/sys lines
 # dropped.
-ANALYZER_VERSION = "6"
+ANALYZER_VERSION = "7"
 
 
 def parse_all(

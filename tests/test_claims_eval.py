@@ -32,7 +32,7 @@ CLAIM_KEYS = {
     "message_id", "quoted", "metric", "unit", "baseline", "patched", "bound",
     "stated_change_pct", "direction", "condition", "source",
 }
-METRICS = {"throughput", "latency", "transactions", "cpu", "memory", "other"}
+METRICS = {"throughput", "latency", "transactions", "cpu", "memory", "time", "size", "other"}
 BOUNDS = {None, "lower", "upper", "approx"}
 DIRECTIONS = {"improvement", "regression", "neutral"}
 SOURCES = {"table", "list", "prose"}

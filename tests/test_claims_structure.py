@@ -264,7 +264,7 @@ def test_time_user_and_sys_lines_support_the_real_one(tmp_path: Path) -> None:
     body = ("Before:\n\nreal\t0m45.566s\nuser\t0m0.762s\nsys\t0m44.100s\n\n"
             "After:\n\nreal\t0m3.547s\nuser\t0m0.710s\nsys\t0m2.800s\n")
     (c,) = claims(tmp_path, body)
-    assert (c.baseline, c.patched, c.metric) == (45.566, 3.547, "latency")
+    assert (c.baseline, c.patched, c.metric) == (45.566, 3.547, "time")  # a job's wall-clock time
 
 
 def test_two_bare_numbers_in_a_sentence_are_no_claim(tmp_path: Path) -> None:
@@ -641,3 +641,18 @@ def test_the_wrapped_end_of_a_result_line_is_no_sides_caption(tmp_path: Path) ->
                            "400K entries ~ avg. insert mainline 3160ms series 4370ms this \n"
                            "patch 4254ms\n")
     assert not any((c.baseline, c.patched) in ((310, 3160), (420, 4370)) for c in got)
+
+
+@pytest.mark.parametrize("body", [
+    "We meant to send a 30 ms sleep instead of the 15 ms delay, but your fix is better.\n",
+    "This switches the rings to 16 byte descriptors instead of 32 byte descriptors.\n",
+    "The link is polled every 400ms by default. The timer is decreased to 20ms while "
+    "the link trains.\n",
+])
+def test_what_was_set_is_no_result(tmp_path: Path, body: str) -> None:
+    assert claims(tmp_path, body) == []
+
+
+def test_a_result_beside_a_setting_word_is_still_one(tmp_path: Path) -> None:
+    (c,) = claims(tmp_path, "Opening the port took 500ms. With the patch this dropped to 40ms.\n")
+    assert (c.baseline, c.patched) == (500, 40)

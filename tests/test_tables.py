@@ -359,7 +359,7 @@ After:
             for m in ms] == [
         ((("measure", "task-clock"),), 1823.41, 1402.77, "s"),
         ((("measure", "time elapsed"),), 1.82703, 1.40551, "s")]
-    assert [metric_of("s", m.context) for m in ms] == ["cpu", "latency"]
+    assert [metric_of("s", m.context) for m in ms] == ["cpu", "time"]
 
 
 def test_perf_stat_vanilla_label_swapped_order():

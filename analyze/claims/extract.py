@@ -362,7 +362,10 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     base, patched = m.baseline, m.patched
     unit = m.unit or patched.unit or base.unit
     canonical_unit = patched.canonical_unit or base.canonical_unit
-    metric = metric_of(canonical_unit, m.context or m.quote)
+    context = m.context or m.quote
+    if canonical_unit == "s" and unit:
+        context = f"{context} {unit}"  # (a time's own unit may say what it is: `ns`)
+    metric = metric_of(canonical_unit, context)
     if metric == "other" and m.source != "prose":
         metric = _caption_metric(block, m.line, canonical_unit)
     b_can, p_can = _canonical(base, patched), _canonical(patched, base)
@@ -464,6 +467,12 @@ def _lone_claim(message: Message, block: _Block, result: LoneResult) -> Claim:
     )
 
 
+def _family(metric: str) -> str:
+    """Metrics one sentence may name for the other's pair: "latency is about 1% worse" sums
+    up a pair of times whose own lines name no latency."""
+    return "latency" if metric == "time" else metric
+
+
 class _Changes:
     """The changes of a message's table and list claims, by metric and by (metric,
     condition), sorted: a stated-only change is looked up in log time, not against each."""
@@ -473,8 +482,8 @@ class _Changes:
         for other in figures:
             for change in (other.stated_change_pct, other.change_pct):
                 if change is not None and math.isfinite(change):
-                    by.setdefault((other.metric, None), []).append(change)
-                    by.setdefault((other.metric, other.condition), []).append(change)
+                    by.setdefault((_family(other.metric), None), []).append(change)
+                    by.setdefault((_family(other.metric), other.condition), []).append(change)
                     by.setdefault((None, None), []).append(change)
         self.by = {key: sorted(values) for key, values in by.items()}
         # (and by sentence or row: a pair and its percentage in one are one claim, whatever
@@ -497,7 +506,7 @@ class _Changes:
         # (a change whose words name no metric restates a pair of any: the robot's
         # headline of `stress-ng.io-uring.ops_per_sec` over its row, read in ops/s)
         key = (None, None) if claim.metric == "other" and not claim.condition else (
-            claim.metric, claim.condition or None)
+            _family(claim.metric), claim.condition or None)
         values = self.by.get(key, [])
         i = bisect.bisect_left(values, stated - tolerance - 1e-9)
         if i < len(values) and values[i] <= stated + tolerance + 1e-9:
@@ -636,8 +645,8 @@ def _agrees_with(m: Measurement, stated: Quantity) -> bool:
 def _same_point(m: Measurement, change: StatedChange, metric: str) -> bool:
     """Whether a stated change can be of a pair: the metric it names (if any) is the pair's,
     and so is the condition it names (if any)."""
-    if metric != "other" and metric != metric_of(
-            m.patched.canonical_unit or m.baseline.canonical_unit, m.context or m.quote):
+    if metric != "other" and _family(metric) != _family(metric_of(
+            m.patched.canonical_unit or m.baseline.canonical_unit, m.context or m.quote)):
         return False
     return not change.condition or set(change.condition) <= set(m.condition)
 

@@ -196,8 +196,9 @@ _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("throughput", compile_words(
         r"pps\b|throughput|bandwidth|\bbw\b|goodput|[kmg]?bps\b|[kmg]?bits?/|[kmg]?b/s|"
         r"packets?/|packets? per|\bpkts?/|\brate\b|\bfps\b|\b[kmg]?iops\b|\bio/s\b", re.I)),
+    ("time", compile_words(r"elapsed|wall[- ]?clock|\brun[- ]?time\b|completion time", re.I)),
     ("latency", compile_words(
-        r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|elapsed|percentile|"
+        r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|percentile|"
         r"\bp(?:50|90|95|99)(?:\.9+)?\b|"
         r"\b(?:[nmu]s|[nmu]sec|µs|μs)\b", re.I)),
     ("cpu", compile_words(
@@ -214,6 +215,16 @@ _TEST_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("throughput", compile_words(r"_stream\b", re.I)),
 )
 
+# What makes a time one operation's latency rather than how long a job took: fio's `clat`,
+# a percentile, a round trip, a wakeup, a time per request.
+_LATENCY_WORDS = compile_words(
+    r"latenc|(?:\b|_)[cs]?lat\b|(?:\b|_)rtt\b|round.trip|delay|jitter|response|percentile|"
+    r"(?:\b|_)p(?:50|90|95|99)(?:\.9+)?\b|\b\d+(?:\.\d+)?th\b|wake-?up|\bping\b|/op\b|"
+    r"(?:^|\b|_)avg(?:_|\b)(?!\s+of\b)|"
+    r"\bper[ -](?!(?:second|sec|run|test|job|boot|cpu|core)\b)[a-z]|"
+    # (nobody times a job in nanoseconds: a figure in ns is one operation's cost)
+    r"\bn(?:ano)?secs?\b|\bns\b",
+    re.I)
 # CPU time is CPU, not latency: perf's `1,823.41 msec task-clock`, time(1)'s `user`/`sys`.
 _CPU_TIME = compile_words(
     r"task-clock|cpu-clock|cpu[ _-]?time|\b[us]time\b|\b(?:user|sys|system)[ _]time|"
@@ -256,11 +267,12 @@ def _counter_metric(name: str) -> str | None:
 
 
 def metric_of(canonical_unit: str | None, context: str = "") -> str:
-    """What a figure measures: throughput, latency, transactions, cpu, memory or other.
+    """What a figure measures: throughput, latency, transactions, cpu, memory, time or other.
 
     The unit decides when it can (pps → throughput, trans/s → transactions, cycles → cpu,
-    B → memory); times are latency (a run's elapsed time too) unless `context` names CPU time
-    (`task-clock`); `%` is cpu only when `context` says so (a bare percentage is usually a
+    B → memory); times are latency where `context` names one operation's latency (`clat`,
+    a percentile, a round trip), CPU time where it names that (`task-clock`), else a job's
+    wall-clock time; `%` is cpu only when `context` says so (a bare percentage is usually a
     change); a counter's dotted name (`vmstat.cpu.sy`) goes by its monitor; figures without
     a unit take the metric of the first context words found (header, caption, row label).
     """
@@ -283,7 +295,11 @@ def _kept_metric(canonical_unit: str | None, context: str) -> str:
 
 def _metric(canonical_unit: str | None, context: str) -> str:
     if canonical_unit == "s":
-        return "cpu" if _CPU_TIME.search(context) else "latency"
+        if _CPU_TIME.search(context):
+            return "cpu"
+        # (a time is one operation's latency where the words say so; else how long a job,
+        # a run, a boot or a callback took: a wall-clock time)
+        return "latency" if _LATENCY_WORDS.search(context) else "time"
     if canonical_unit == "%":
         return "cpu" if _CPU_PERCENT.search(context) else "other"
     counter = _counter_metric(context.strip())
@@ -297,7 +313,7 @@ def _metric(canonical_unit: str | None, context: str) -> str:
     return "other"
 
 
-_LOWER_BETTER_METRICS = frozenset({"latency", "cpu", "memory"})
+_LOWER_BETTER_METRICS = frozenset({"latency", "cpu", "memory", "time", "size"})
 _LOWER_BETTER_UNITS = frozenset({"s", "cycles", "B"})
 
 

@@ -22,6 +22,7 @@ from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 
 from .sentences import MAX_SENTENCE, _paragraphs, _sentences
+from .settings import RESULT, SETTING
 
 # `increased to 11.59s`, `went down to 25 us`, `dropped to ~3 Mpps`
 _MOVED_TO = compile_words(
@@ -32,6 +33,12 @@ _MOVED_TO = compile_words(
 
 def _measured(text: str) -> list[Quantity]:
     return [q for q in find_quantities(text) if q.kind in ("number", "duration")]
+
+
+def _a_setting(before: str, sentence: str) -> bool:
+    """The words before a figure name a setting (a timer, a default, `every`) and its
+    sentence names no result."""
+    return SETTING.search(before) is not None and RESULT.search(sentence) is None
 
 
 def find_carried_pairs(lines: Sequence[str]) -> list[Measurement]:
@@ -53,6 +60,9 @@ def find_carried_pairs(lines: Sequence[str]) -> list[Measurement]:
             if len(before) != 1 or before[0].canonical_unit != after[0].canonical_unit:
                 continue
             b, p = before[0], after[0]
+            first, second = para.text[pstart:pend], text
+            if _a_setting(first[:b.start], first) or _a_setting(text[:p.start], second):
+                continue  # `Lock status is checked every 500ms. The timer is decreased to 10ms.`
             out.append(Measurement(
                 baseline=b, patched=p, source="prose", line=para.line_at(pstart + b.start),
                 quote=para.text[pstart:end].strip(), unit=b.unit or p.unit, stated=None,

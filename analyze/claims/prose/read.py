@@ -27,6 +27,7 @@ from analyze.claims.lexer.units import metric_of
 from .gate import could_match
 from .no_change import is_no_change
 from .sentences import MAX_SENTENCE, Candidate, candidates
+from .settings import RESULT, SETTING, SETTING_AFTER
 from .shape import (
     NOTHING,
     ChangeRef,
@@ -244,23 +245,6 @@ def _says_what(text: str, m: Measurement) -> bool:
     return metric_of(None, text[ends[-1] if ends else 0:after.end() if after else len(text)]) != "other"
 
 
-# What a sentence's pair may be a setting of: the words before the pair in its clause
-# (`the default launch time changed from 1s to 0.1s`, `raise the limit from 255 to 65535`,
-# `bytes 24 to 31`, a maximum: `tracking of up to 65535 packets instead of 255`); and the
-# words that make the pair a result whatever else it names.
-_SETTING = re.compile(
-    r"\b(?:default|timeouts?|limits?|thresholds?|offsets?|budget|ring size|mtu|granularity|"
-    r"capabilit\w*|layers?|levels? of|entries|bytes?|buffer size|window|wait\w*|"
-    r"interval|polling period|factor|version|patches|commits|cachelines?|struct\w*|"
-    r"fields?|members?|registers?|max(?:imum)? number|up to|at most)\b",
-    re.IGNORECASE)
-_RESULT = re.compile(
-    r"\b(?:perform\w*|faster|slower|speed\w*|throughput|latenc\w*|bandwidth|improv\w*|"
-    r"regress\w*|overhead|took|takes?|taking|costs?|usage|utili[sz]ation|iops|pps|rates?|"
-    r"gain\w*|boost\w*|benchmark\w*|measured|results?)\b",
-    re.IGNORECASE)
-
-
 _ANY_FIGURE = re.compile(r"\d")
 # a command's option right before a figure: `bench -s 16384`, `--iodepth=32`, `-t 8`
 _OPTION_BEFORE = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*[ =]$")
@@ -303,7 +287,11 @@ def _setting(text: str, m: Measurement) -> bool:
     figures = list(_ANY_FIGURE.finditer(before))
     if figures:
         before = before[figures[-1].end():]
-    return bool(_SETTING.search(before)) and not _RESULT.search(before + text[first:last])
+    if RESULT.search(before + text[first:last]):
+        return False
+    # (or the word each figure describes: `20 ms sleep instead of 10 ms delay`)
+    return bool(SETTING.search(before)) or all(
+        SETTING_AFTER.match(text, q.end) for q in (m.baseline, m.patched))
 
 
 def _measurement(c: Candidate, shape: _Shape, pair: PairRef) -> Measurement:

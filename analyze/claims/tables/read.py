@@ -252,13 +252,26 @@ def _in_cell(qs: Sequence[Quantity], cell: _Cell | None) -> list[Quantity]:
     return [q for q in qs if cell.start <= q.start and q.end <= cell.end]
 
 
+_CAPTION_LINES = 3
+
+
 def _caption(lines: Sequence[str], i: int) -> str:
-    """The line just above a table (`test results (avg. pps/thread):`), if short."""
-    for k in range(i - 1, max(-1, i - 3), -1):
+    """The lines just above a table (`test results (avg. pps/thread):`), if short: a caption
+    may wrap (`netperf TCP_RR mean latency in microseconds after the resize,` over `lower
+    is better:`), so up to three lines of its paragraph."""
+    k = i - 1
+    if k >= 0 and not lines[k].strip():
+        k -= 1
+    found: list[str] = []
+    while k >= 0 and len(found) < _CAPTION_LINES:
         text = lines[k].strip()
-        if text:
-            return text if len(text) <= 120 and "|" not in text else ""
-    return ""
+        if not text:
+            break
+        if len(text) > 120 or "|" in text:
+            return " ".join(reversed(found))
+        found.append(text)
+        k -= 1
+    return " ".join(reversed(found))
 
 
 class ShellContext:
