@@ -56,6 +56,7 @@ MODULES = (
     "analyze.claims.prose.read",
     "analyze.claims.prose.sentences",
     "analyze.claims.prose.shape",
+    "analyze.claims.prose.vs_pairs",
     "analyze.claims.shell.commands",
     "analyze.claims.shell.conditions",
     "analyze.claims.shell.loops",

@@ -656,3 +656,28 @@ def test_what_was_set_is_no_result(tmp_path: Path, body: str) -> None:
 def test_a_result_beside_a_setting_word_is_still_one(tmp_path: Path) -> None:
     (c,) = claims(tmp_path, "Opening the port took 500ms. With the patch this dropped to 40ms.\n")
     assert (c.baseline, c.patched) == (500, 40)
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    # the stated change orders the two sides `vs` sets against each other
+    ("Measured with the nop benchmark, batch 16: 18 vs 23.5 MIOPS, or ~30% win.\n",
+     (18, 23.5, "MIOPS", 30.0)),
+    ("p99 latency 240 vs 200 usec (-17%) on the small box.\n", (240, 200, "usec", -17.0)),
+    ("Peak rate 31.5 vs 24 Mpps with and without, ~30% better.\n", (24, 31.5, "Mpps", 30.0)),
+])
+def test_a_pair_set_against_each_other_is_ordered_by_its_stated_change(
+        tmp_path: Path, body: str, expected: tuple[float, float, str, float]) -> None:
+    (c,) = claims(tmp_path, body)
+    assert (c.baseline, c.patched, c.unit, c.stated_change_pct) == expected
+
+
+def test_a_pair_set_against_each_other_that_its_change_cannot_order_is_not_guessed(
+        tmp_path: Path) -> None:
+    got = claims(tmp_path, "We see 10 vs 10.1 Mpps, a 1% gain.\n")
+    assert [(c.baseline, c.patched) for c in got] == [(None, None)]
+
+
+def test_a_rate_moved_from_one_figure_to_another_is_a_result_whatever_it_is_of(
+        tmp_path: Path) -> None:
+    (c,) = claims(tmp_path, "This bumps our per-core IO limit from ~2.9M IOPS to ~3.3M IOPS.\n")
+    assert (c.baseline, c.patched, c.unit) == (2.9, 3.3, "MIOPS")

@@ -42,6 +42,7 @@ from analyze.claims.prose.read import (
     find_prose_measurements,
     find_prose_results,
 )
+from analyze.claims.prose.vs_pairs import find_vs_pairs
 from analyze.claims.shared_unit import with_named_units
 from analyze.claims.siblings import headings, tell_apart
 from analyze.claims.spread_rows import is_spread
@@ -737,7 +738,7 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
                               _rounding(change.stated)))
                 used.add(change.line)
         for m in _not_logged([*find_prose_measurements(block.lines), *find_carried_pairs(block.lines),
-                              *find_formula_pairs(block.lines)]):
+                              *find_formula_pairs(block.lines), *find_vs_pairs(block.lines)]):
             if m.line not in used:
                 figures.append(_make_claim(message, block, m))
                 found.append((figures[-1], None))

@@ -192,7 +192,12 @@ def _condition_of(doc: Any, span: Any, q: Quantity) -> str | None:
 
 
 def _is_setup(doc: Any, span: Any) -> bool:
-    before = {t.lower_ for t in doc[max(0, span.start - 3):span.start]}
+    words = [t.lower_ for t in doc[max(0, span.start - 3):span.start]]
+    if "from" in words:
+        # (the words before "from" name what moved, not how the figure was set: "our IO
+        # limit from 3.2M IOPS to 3.5M IOPS")
+        words = words[len(words) - words[::-1].index("from"):]
+    before = set(words)
     after = {t.lower_ for t in doc[span.end:span.end + 2]}
     return bool(before & SETUP_BEFORE or after & SETUP_AFTER)
 
@@ -386,10 +391,8 @@ def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str, ids: 
             first, second = (figures[i].quantity for i in toks)
             if not _compatible(first, second, text):
                 continue
-            if doc[start].lower_ == "from" and (
-                    {t.lower_ for t in doc[max(0, start - 3):start]} & (RANGE_WORDS | SETUP_OBJECTS)
-                    or not (first.unit or second.unit)
-                    and {t.lower_ for t in doc[max(0, start - 3):start]} & MODALS):
+            if doc[start].lower_ == "from" and _not_a_change(
+                    {t.lower_ for t in doc[max(0, start - 3):start]}, first, second):
                 continue
             used.update(toks)
             if label == "PB" and _counterfactual(doc, toks[0], toks[1]):
@@ -403,6 +406,19 @@ def _match(doc: Any, matcher: Any, figures: dict[int, _Figure], text: str, ids: 
     for s in found.stated:
         used.add(s.token)
     return found
+
+
+def _not_a_change(before: set[str], first: Quantity, second: Quantity) -> bool:
+    """"from X to Y" after these words is a sweep ("sizes ranging from 64 to 1500"), a knob
+    moved ("the ring size from 256 to 4096"), or what may happen ("may grow from 1 to 50"
+    of a count); never when the figures are rates, which are results whatever they are of
+    ("our per-core IO limit from 3.2M IOPS to 3.5M IOPS")."""
+    if before & RANGE_WORDS:
+        return True
+    rate = metric_of(first.canonical_unit or second.canonical_unit) in ("throughput", "transactions")
+    if before & SETUP_OBJECTS and not rate:
+        return True
+    return not (first.unit or second.unit) and bool(before & MODALS)
 
 
 def _counterfactual(doc: Any, first: int, second: int) -> bool:
