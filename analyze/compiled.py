@@ -76,6 +76,7 @@ MODULES = (
     "analyze.claims.tables.variant_rows",
     "analyze.claims.tables.verified",
     "analyze.claims.tables.vs_cells",
+    "analyze.claims.verdicts",
     "analyze.mail.body",
     "analyze.mail.charsets",
     "analyze.mail.decode",

@@ -681,3 +681,38 @@ def test_a_rate_moved_from_one_figure_to_another_is_a_result_whatever_it_is_of(
         tmp_path: Path) -> None:
     (c,) = claims(tmp_path, "This bumps our per-core IO limit from ~2.9M IOPS to ~3.3M IOPS.\n")
     assert (c.baseline, c.patched, c.unit) == (2.9, 3.3, "MIOPS")
+
+
+NO_DIFFERENCE = """\
+Tested on the 2-socket box, 5 runs each; no difference discernible from noise:
+
+Before:             3310 3308 3312 Mb/sec
+After:              3318 3311 3315 Mb/sec
+
+Small packets did change:
+
+Before:             1210 1208 1207 Mb/sec
+After:              1399 1401 1398 Mb/sec
+"""
+
+
+def test_the_authors_no_difference_makes_the_results_beside_it_neutral(tmp_path: Path) -> None:
+    """The author's verdict right above a run covers its small change; the second run,
+    under its own caption, keeps the direction its figures give."""
+    got = {c.baseline: c.direction for c in claims(tmp_path, NO_DIFFERENCE)}
+    assert got == {3310: "neutral", 1210: "improvement"}
+
+
+def test_a_change_larger_than_noise_beside_a_verdict_is_the_authors_exception(
+        tmp_path: Path) -> None:
+    body = ("Generally neutral, except for the smallest size:\n\n"
+            "Before:             3310 3308 3312 Mb/sec\nAfter:              3900 3911 3915 Mb/sec\n")
+    (c,) = claims(tmp_path, body)
+    assert c.direction == "improvement"
+
+
+def test_mmtests_netperf_stream_tables_are_throughput(tmp_path: Path) -> None:
+    body = ("netperf-tcp\n                      base                  patched\n"
+            "Hmean     64        1204.25 (   0.00%)     1259.90 *   4.62%*\n"
+            "Hmean     128       2376.89 (   0.00%)     2479.71 *   4.33%*\n")
+    assert {c.metric for c in claims(tmp_path, body)} == {"throughput"}

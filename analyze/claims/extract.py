@@ -50,6 +50,7 @@ from analyze.claims.tables.box_rows import merged_box_rows
 from analyze.claims.tables.read import find_table_measurements
 from analyze.claims.tables.roles import series_words
 from analyze.claims.tables.verified import find_verified_pairs
+from analyze.claims.verdicts import with_verdicts
 from analyze.errors import LimitExceeded
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.mail.body import strip_quote
@@ -761,7 +762,8 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
     kept = [c for c, tolerance in found if tolerance is None or not changes.restates(c, tolerance)]
     body = message.body
     lines = [strip_quote(line, depth) for line, depth in zip(body.lines, body.depths, strict=False)]
-    return merge_claims(tell_apart(with_named_units(_distinct_ids(kept), lines), lines))
+    return merge_claims(with_verdicts(tell_apart(with_named_units(_distinct_ids(kept), lines), lines),
+                                      lines))
 
 
 def merge_claims(claims: Iterable[Claim]) -> tuple[Claim, ...]:

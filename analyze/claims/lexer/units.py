@@ -211,8 +211,9 @@ _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 # A test's name says what it measures only when no word of the context does: "TCP_RR p99
 # latency is reduced by 6%" is a latency, "TCP_RR improves by 6%" a transaction rate.
 _TEST_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("transactions", compile_words(r"\b(?:tcp|udp)_c?rr\b|\brr\b", re.I)),
-    ("throughput", compile_words(r"_stream\b", re.I)),
+    ("transactions", compile_words(r"\b(?:tcp|udp)[_-]c?rr\b|\brr\b", re.I)),
+    # (mmtests' `netperf-udp` and `netperf-tcp` are stream tests: a send or receive rate)
+    ("throughput", compile_words(r"_stream\b|\bnetperf-(?:udp|tcp)\b(?![-_]c?rr)", re.I)),
 )
 
 # What makes a time one operation's latency rather than how long a job took: fio's `clat`,

@@ -1,0 +1,106 @@
+"""The author's own verdict on a table or list of results: "no difference", "within the
+noise", "practically identical". The definition makes such a comparison neutral (docs/claims.md:
+neutral where the author says there is no difference), though the figures differ in their
+last digits:
+
+    No difference discernible from noise:
+
+    Before:             2076 2076 2076 2077 Mb/sec
+    After:              2080 2078 2078 2079 Mb/sec
+
+The verdict is read in the paragraph right above the results or right below them (the run
+of lines the claim stands in, and one paragraph either side); it covers the claims of that
+run whose change is small enough to be the noise the author saw. A large change beside it
+is the author's exception ("no difference, except for send-64 at +20%"), left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from analyze.model import Claim
+
+# the largest change, in percent, an author's "no difference" covers
+NOISE_PCT = 1.5
+_MAX_PARAGRAPH = 12  # lines of a paragraph read for the verdict
+_VERDICT = re.compile(
+    r"\bno\s+(?:real|noticeable|significant|measurable|visible|discernible|notable|clear|big|"
+    r"major|obvious|meaningful|perceptible|appreciable|statistically\s+significant)?\s*"
+    r"(?:performance\s+)?(?:difference|change|impact|regression|improvement|gain)s?\b"
+    r"|\b(?:indistinguishable|not\s+distinguishable)\b"
+    r"|\b(?:in|within|below|under)\s+(?:the\s+)?(?:run-to-run\s+)?noise\b"
+    r"|\b(?:pretty\s+much|practically|essentially|basically|virtually|roughly)\s+"
+    r"(?:identical|unchanged|the\s+same|equal|on\s+par)\b"
+    r"|\b(?:does|did|do)\s*(?:not|n't)\s+(?:help|matter|make\s+(?:a|any)\s+(?:real\s+)?difference)\b"
+    r"|\bperformance\s+(?:is|was|stays|remains|stayed|remained)\s+(?:the\s+same|unchanged|identical)\b"
+    r"|\b(?:is|are|was|were|be|looks?|seems?|generally|mostly|largely|performance[- ])\s+neutral\b",
+    re.I)
+# where the verdict's sentence ends: a question ("no difference?") is no verdict
+_SENTENCE_END = re.compile(r"[.?!](?:\s|$)")
+
+
+def _runs(lines: Sequence[str], at: int) -> tuple[int, int]:
+    """The run of non-blank lines holding 0-based line `at`: [start, end)."""
+    start = at
+    while start > 0 and lines[start - 1].strip():
+        start -= 1
+    end = at + 1
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    return start, end
+
+
+def _paragraph_above(lines: Sequence[str], start: int) -> str:
+    k = start - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    out: list[str] = []
+    while k >= 0 and lines[k].strip() and len(out) < _MAX_PARAGRAPH:
+        out.append(lines[k])
+        k -= 1
+    return " ".join(reversed(out))
+
+
+def _paragraph_below(lines: Sequence[str], end: int) -> str:
+    k = end
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    out: list[str] = []
+    while k < len(lines) and lines[k].strip() and len(out) < _MAX_PARAGRAPH:
+        out.append(lines[k])
+        k += 1
+    return " ".join(out)
+
+
+def _says_no_difference(text: str) -> bool:
+    for m in _VERDICT.finditer(text):
+        end = _SENTENCE_END.search(text, m.end())
+        if end is None or end.group().strip() != "?":
+            return True
+    return False
+
+
+def with_verdicts(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
+    """The claims, those of a table, a list or paired runs whose author says right above or
+    below them that there is no difference made neutral (see the module); `lines` are the
+    body's lines without quote markers, claims' `line` 1-based."""
+    out: list[Claim] = []
+    said: dict[tuple[int, int], bool] = {}
+    for c in claims:
+        change = c.change_pct
+        line = c.line
+        if c.source == "prose" or change is None or abs(change) > NOISE_PCT \
+                or c.direction == "neutral" or line is None or not 0 < line <= len(lines):
+            out.append(c)
+            continue
+        run = _runs(lines, line - 1)
+        if run not in said:
+            # (the run itself too: a caption ending in `:` over its rows is in it)
+            inside = " ".join(lines[run[0]:run[1]])
+            said[run] = any(_says_no_difference(t) for t in (
+                _paragraph_above(lines, run[0]), _paragraph_below(lines, run[1]),
+                inside if len(inside) < 2000 else ""))
+        out.append(replace(c, direction="neutral") if said[run] else c)
+    return out
