@@ -716,3 +716,33 @@ def test_mmtests_netperf_stream_tables_are_throughput(tmp_path: Path) -> None:
             "Hmean     64        1204.25 (   0.00%)     1259.90 *   4.62%*\n"
             "Hmean     128       2376.89 (   0.00%)     2479.71 *   4.33%*\n")
     assert {c.metric for c in claims(tmp_path, body)} == {"throughput"}
+
+
+def _machine_table(machine: str, rows: list[tuple[str, str, str, str]]) -> str:
+    out = [" ------------.---------------.------------.",
+           f" {machine:<12}|  baseline     |  series    |",
+           "  1 thread   |_______________|____________|",
+           "             |               |            |",
+           " ------------|   lookup      |  lookup    |",
+           " type  size  |   (Mpps)      |  (Mpps)    |",
+           " ------------|---------------|------------|"]
+    for kind, size, base, new in rows:
+        out += [f" {kind:<11} |               |   {'':<9}|", f"       {size:<5} |   {base:<12}|   {new:<9}|",
+                " ------------|---------------|------------|"]
+    out[-1] = " ------------'---------------'------------'"
+    return "\n".join(out) + "\n"
+
+
+def test_two_tables_of_one_layout_are_told_apart_by_their_corner_cells(tmp_path: Path) -> None:
+    """One table per machine, named in the corner over the rows' labels; each row's label
+    runs over two lines of the box (`net,port` over `1000`)."""
+    body = ("Lookup rates, five runs each:\n\n"
+            + _machine_table("Xeon 6230", [("net,port", "1000", "9.1", "9.8  +8%"),
+                                           ("net,mac", "1000", "8.0", "8.9 +11%")])
+            + "\n" + _machine_table("Cortex-A72", [("net,port", "1000", "1.10", "1.21 +10%"),
+                                                    ("net,mac", "1000", "0.91", "1.02 +12%")]))
+    got = {(dict(c.condition).get("table"), dict(c.condition).get("case")): (c.baseline, c.patched)
+           for c in claims(tmp_path, body)}
+    assert got == {("Xeon 6230", "net,port 1000"): (9.1, 9.8), ("Xeon 6230", "net,mac 1000"): (8.0, 8.9),
+                   ("Cortex-A72", "net,port 1000"): (1.10, 1.21),
+                   ("Cortex-A72", "net,mac 1000"): (0.91, 1.02)}

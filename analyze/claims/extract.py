@@ -761,7 +761,9 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
     changes = _Changes(figures)
     kept = [c for c, tolerance in found if tolerance is None or not changes.restates(c, tolerance)]
     body = message.body
-    lines = [strip_quote(line, depth) for line, depth in zip(body.lines, body.depths, strict=False)]
+    # (as the table readers saw them: a box row of two lines is one line, its first)
+    lines = merged_box_rows([strip_quote(line, depth)
+                             for line, depth in zip(body.lines, body.depths, strict=False)])
     return merge_claims(with_verdicts(tell_apart(with_named_units(_distinct_ids(kept), lines), lines),
                                       lines))
 

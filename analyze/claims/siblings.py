@@ -108,6 +108,35 @@ def headings(lines: Sequence[str], line: int) -> list[str]:
     return out
 
 
+_MAX_TABLE = 200  # lines of a table walked up to its first line
+_CORNER = re.compile(r"^\s*([A-Za-z][^|]{0,40}?)\s*\|")
+
+
+def table_corner(lines: Sequence[str], line: int) -> str | None:
+    """The corner cell of the pipe table holding body line `line` (1-based): the text left of
+    the first pipe on the table's first line, when it is words (`AMD Epyc 7402`) rather than
+    a side's name or a column's."""
+    k = line - 1
+    if not 0 <= k < len(lines) or lines[k].count("|") < 2:
+        return None
+    top = k
+    while top > 0 and k - top < _MAX_TABLE and (
+            lines[top - 1].count("|") >= 2 or _RULE_LINE.match(lines[top - 1])):
+        top -= 1
+    while top < k and lines[top].count("|") < 2:
+        top += 1  # (past the rule over the table)
+    m = _CORNER.match(lines[top])
+    if m is None or top == k:
+        return None
+    corner = " ".join(m.group(1).split())
+    if not _LETTERS.search(corner) or role_of(corner) in (BASELINE, PATCHED):
+        return None
+    return corner
+
+
+_RULE_LINE = re.compile(r"^\s*[-=+.'|_:]{6,}\s*$")
+
+
 def _figures(line: str) -> list[tuple[int, int, float]]:
     """The figures of a line: start, end and value of each."""
     out = []
@@ -257,6 +286,7 @@ def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
     """The claims, each group of siblings (same metric, unit and condition, several) given
     what sets each apart: the heading it stands under as its `section`, else its row's label, else
     its column. `lines`: the body's lines as its readers see them, quote markers off."""
+    claims = _cornered(claims, lines)
     # (two claims of one metric in different units, Mb/s and pps, are told apart already)
     groups: dict[tuple[str, str | None, tuple[tuple[str, str], ...]], list[int]] = {}
     for k, claim in enumerate(claims):
@@ -282,6 +312,18 @@ def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
         for group in tied:
             _tell_apart_in_place(out, group, lines)
     return out
+
+
+def _cornered(claims: Sequence[Claim], lines: Sequence[str]) -> Sequence[Claim]:
+    """Two tables of one layout, one per machine: the corner cell over each table's row
+    labels names what it is of (`AMD Epyc 7402` over one, `BCM2711` over the other), and
+    each claim of a message with tables of different corners gets its table's as `table`."""
+    corners = {k: c for k, claim in enumerate(claims) if claim.source == "table"
+               and (c := table_corner(lines, claim.line or 0))}
+    if len(set(corners.values())) < 2:
+        return claims
+    return [replace(c, condition=(*c.condition, ("table", corners[k]))) if k in corners else c
+            for k, c in enumerate(claims)]
 
 
 def _tell_apart_in_place(out: list[Claim], members: list[int], lines: Sequence[str]) -> None:

@@ -10,6 +10,7 @@ line number stays the first line's and the table's readers read it as any one-li
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from analyze.claims.tables.pipe_runs import RULE, pipe_runs, plain_rules
@@ -17,6 +18,7 @@ from analyze.claims.tables.pipe_runs import RULE, pipe_runs, plain_rules
 _MAX_LINE = 400
 _MAX_ROWS = 400
 _MAX_ROW_LINES = 3
+_PERCENT_ONLY = re.compile(r"\(?\s*[-+]?\d[\d.,]*\s*%\s*\)?")
 
 
 def _pipes(line: str) -> tuple[int, ...]:
@@ -62,6 +64,8 @@ def merged_box_rows(lines: Sequence[str]) -> Sequence[str]:
         groups = [(i, j) for i, j in _groups(lines, start, end)
                   if j < end and (i == start or RULE.match(lines[i - 1]))]
         long = [(i, j) for i, j in groups if j - i >= 2]
+        if long and groups and long[0] == groups[0] and long[0][1] - long[0][0] > _MAX_ROW_LINES:
+            long = long[1:]  # (a header of many lines over rows of two: left as it is)
         if len(long) < 2 or any(j - i > _MAX_ROW_LINES for i, j in long):
             continue
         for i, j in long:
@@ -71,7 +75,10 @@ def merged_box_rows(lines: Sequence[str]) -> Sequence[str]:
             if out is None:
                 out = list(lines)
             parts = [line.split("|") for line in group]
-            cells = [" ".join(p[k].strip() for p in parts if p[k].strip())
+            # (a cell's change after its figure, as one-line rows write it: `+15%` over
+            # `6.0` is `6.0 +15%`)
+            cells = [" ".join(sorted((p[k].strip() for p in parts if p[k].strip()),
+                                     key=lambda t: _PERCENT_ONLY.fullmatch(t) is not None))
                      for k in range(len(parts[0]))]
             out[i] = _assemble(cells, parts[0][0] if not parts[0][0].strip() else "")
             for k in range(i + 1, j):

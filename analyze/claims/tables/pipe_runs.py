@@ -14,11 +14,11 @@ from collections.abc import Iterator, Sequence
 from analyze.claims.block_text import joined
 
 RULE = re.compile(r"\s*[+|]?(?:[-=]+[+|])+[-=]*\s*$")
-# A rule drawn with other corners: `x-----x-----x`, `o=====o`, `*-----*`, or the box-drawing
+# A rule drawn with other corners: `x-----x-----x`, `o=====o`, `*-----*`, `-----.-----.`, or the box-drawing
 # characters (`├─────┼─────┤`). The corners are told from words by standing between runs of
 # at least three dashes, so `x-axis` or a `---` line is no rule.
-_DRAWN_RULE = re.compile(r"\s*[xXo*+|├┌└┬┴┼╋╬]?(?:[-=─━═]{3,}[xXo*+|├┤┌┐└┘┬┴┼╋╬])+[-=─━═]*\s*$")
-_PLAIN = str.maketrans({**dict.fromkeys("xXo*├┤┌┐└┘┬┴┼╋╬", "+"), **dict.fromkeys("─━", "-"),
+_DRAWN_RULE = re.compile(r"\s*[xXo*+|.'├┌└┬┴┼╋╬]?(?:[-=─━═]{3,}[xXo*+|.'├┤┌┐└┘┬┴┼╋╬])+[-=─━═]*\s*$")
+_PLAIN = str.maketrans({**dict.fromkeys("xXo*.'├┤┌┐└┘┬┴┼╋╬", "+"), **dict.fromkeys("─━", "-"),
                         "═": "="})
 
 
