@@ -746,3 +746,44 @@ def test_two_tables_of_one_layout_are_told_apart_by_their_corner_cells(tmp_path:
     assert got == {("Xeon 6230", "net,port 1000"): (9.1, 9.8), ("Xeon 6230", "net,mac 1000"): (8.0, 8.9),
                    ("Cortex-A72", "net,port 1000"): (1.10, 1.21),
                    ("Cortex-A72", "net,mac 1000"): (0.91, 1.02)}
+
+
+TABLES_IN_A_ROW = """\
+block size 4096:
++------------+------------+-----------+-------+
+| qd_32_4k   | base[kiops]| new[kiops]| delta |
++------------+------------+-----------+-------+
+|    read    |    510     |    540    |  5.88 |
+|   write    |    470     |    480    |  2.13 |
++------------+------------+-----------+-------+
++------------+------------+-----------+-------+
+| qd_32_16k  | base[kiops]| new[kiops]| delta |
++------------+------------+-----------+-------+
+|    read    |    300     |    350    | 16.67 |
+|   write    |    280     |    300    |  7.14 |
++------------+------------+-----------+-------+
+"""
+
+
+def test_the_next_tables_header_ends_a_table(tmp_path: Path) -> None:
+    """Each table's rows are its own: the second header (with a figure in its first cell)
+    is no row of the first table, and each table names its rows' condition; the header's
+    bracketed `kiops` is the unit."""
+    got = {tuple(c.condition): (c.baseline, c.patched, c.unit) for c in claims(tmp_path, TABLES_IN_A_ROW)}
+    assert got == {(("qd_32_4k", "read"),): (510, 540, "kiops"), (("qd_32_4k", "write"),): (470, 480, "kiops"),
+                   (("qd_32_16k", "read"),): (300, 350, "kiops"), (("qd_32_16k", "write"),): (280, 300, "kiops")}
+
+
+def test_each_side_of_fio_output_keeps_its_own_unit(tmp_path: Path) -> None:
+    body = ("Without the patch:\n   lat (nsec): min=8269, max=61635, avg=9240.65\n\n"
+            "With the patch:\n   lat (usec): min=9, max=982, avg=10.53\n")
+    (c,) = claims(tmp_path, body)
+    assert (c.unit, c.patched_unit, c.direction) == ("nsec", "usec", "regression")
+    assert c.change_pct == pytest.approx(100 * (10530 - 9240.65) / 9240.65)
+
+
+def test_binary_bit_rates_and_lower_case_kiops_are_units() -> None:
+    from analyze.claims.tables.roles import unit_in_text
+    assert unit_in_text("total bandwidth(Mib/s)") == "Mib/s"
+    assert unit_in_text("base[kiops]") == "kiops"
+    assert unit_in_text("times are in nanoseconds") == "nanoseconds"  # `times` is no unit

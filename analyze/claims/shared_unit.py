@@ -39,17 +39,29 @@ def _direction(claim: Claim, metric: str, canonical: str) -> str:
     return direction_of(metric, canonical, change)
 
 
-def _with_unit(claim: Claim, written: str) -> Claim:
+def _with_unit(claim: Claim, written: str, patched_written: str | None = None) -> Claim:
+    """The claim with the unit `written` for both figures, or `patched_written` for the
+    patched one where its own line names another of the same quantity (fio's `lat (nsec):`
+    on one side, `lat (usec):` on the other): the change is then worked out again."""
     unit = lookup(written)
     if unit is None or claim.baseline is None or claim.patched is None:
         return claim
+    other = lookup(patched_written) if patched_written and patched_written != written else None
+    if other is not None and other.canonical != unit.canonical:
+        other = None
     metric = metric_of(unit.canonical, claim.quote)
     if claim.metric != "other" and metric == "other":
         metric = claim.metric
-    return replace(claim, unit=written, canonical_unit=unit.canonical, metric=metric,
-                   baseline_canonical=claim.baseline * unit.factor,
-                   patched_canonical=claim.patched * unit.factor,
-                   direction=_direction(claim, metric, unit.canonical))
+    base = claim.baseline * unit.factor
+    patched = claim.patched * (other or unit).factor
+    claim = replace(claim, unit=written, canonical_unit=unit.canonical, metric=metric,
+                    baseline_canonical=base, patched_canonical=patched,
+                    patched_unit=patched_written if other is not None else claim.patched_unit)
+    if other is not None and base:
+        change = 100.0 * (patched - base) / base
+        claim = replace(claim, change_pct=change, consistent=None if claim.stated_change_pct is None
+                        else abs(change - claim.stated_change_pct) <= 0.5 + 1e-9)
+    return replace(claim, direction=_direction(claim, metric, unit.canonical))
 
 
 def _label_unit(lines: Sequence[str], claim: Claim) -> str | None:
@@ -64,6 +76,17 @@ def _label_unit(lines: Sequence[str], claim: Claim) -> str | None:
     return unit_in_text(label) if "(" in label else None
 
 
+def _patched_label_unit(claim: Claim) -> str | None:
+    """The unit the patched figure's own line names in brackets before its figures, for a
+    pair read from two lines (the quote holds both, the patched one second)."""
+    parts = claim.quote.split("\n")
+    if len(parts) != 2:
+        return None
+    first = _FIRST_FIGURE.search(parts[1])
+    label = parts[1][:first.start() if first else len(parts[1])]
+    return unit_in_text(label) if "(" in label else None
+
+
 def with_named_units(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
     """The claims, bare pairs given the unit their row's label or their tool's summary
     names (see the module)."""
@@ -72,7 +95,7 @@ def with_named_units(claims: Sequence[Claim], lines: Sequence[str]) -> list[Clai
         if claim.unit is None and claim.baseline is not None and claim.source != "prose":
             written = _label_unit(lines, claim)
             if written is not None:
-                claim = _with_unit(claim, written)
+                claim = _with_unit(claim, written, _patched_label_unit(claim))
         out.append(claim)
     return _with_summary_units(out)
 

@@ -70,8 +70,15 @@ def _is_heading(lines: Sequence[str], i: int) -> bool:
     return _titled(text) and _opens_paragraph(lines, i)
 
 
+_DIGITS = re.compile(r"\d+")
+_DECIMAL = re.compile(r"\d[.,]\d")
+
+
 def _titled(text: str) -> bool:
-    return len(_DIGIT.findall(text)) <= 4 and len(text.split()) <= 8 and not text.endswith(
+    # (figures, not digits, are counted: `rd_blksize=16384 and rd_logical_blksize=4096`; a
+    # measured figure, with its decimals, is a tool's output: `Latency is 24.571 usec`)
+    return len(_DIGITS.findall(text)) <= 4 and _DECIMAL.search(text) is None \
+        and len(text.split()) <= 8 and not text.endswith(
         (".", ",", ";", "?", "!"))
 
 

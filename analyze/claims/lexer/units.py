@@ -81,6 +81,10 @@ UNITS: tuple[Unit, ...] = (
     Unit(("KiB/s", "KiB/sec"), "B/s", 1024.0),
     Unit(("MiB/s", "MiB/sec"), "B/s", 1024.0**2),
     Unit(("GiB/s", "GiB/sec"), "B/s", 1024.0**3),
+    # (binary bit rates, as fio's users write them: `329 Mib/s`)
+    Unit(("Kib/s", "Kibit/s"), "bit/s", 1024.0),
+    Unit(("Mib/s", "Mibit/s"), "bit/s", 1024.0**2),
+    Unit(("Gib/s", "Gibit/s"), "bit/s", 1024.0**3),
     # transactions: netperf TCP_RR prints `Trans.\nRate\nper sec`; mail writes trans./sec, tps
     Unit(
         ("trans/s", "trans/sec", "trans./sec", "trans./s", "tps", "TPS", "Tps",
@@ -93,8 +97,9 @@ UNITS: tuple[Unit, ...] = (
     Unit(("ops/s", "ops/sec", "op/s", "Ops/s", "ops/second", "IOPS", "iops", "calls/s",
           "calls/sec",
           "ops per second", "ops per sec", "operations per second"), "ops/s", 1.0),
-    Unit(("Kops/s", "kops/s", "Kops/sec", "kops/sec", "KIOPS", "kIOPS"), "ops/s", 1e3),
-    Unit(("Mops/s", "Mops/sec", "Mop/s", "MIOPS"), "ops/s", 1e6),
+    Unit(("Kops/s", "kops/s", "Kops/sec", "kops/sec", "KIOPS", "kIOPS", "kiops", "Kiops"),
+         "ops/s", 1e3),
+    Unit(("Mops/s", "Mops/sec", "Mop/s", "MIOPS", "miops", "Miops"), "ops/s", 1e6),
     # the bpf selftests' bench prints event rates as `44.118 ± 0.052M/s`
     Unit(("K/s", "k/s"), "ops/s", 1e3),
     Unit(("M/s",), "ops/s", 1e6),

@@ -569,8 +569,11 @@ def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
                 context = f"{context} {b.key}"
                 if keyed and unit in shared:
                     condition = (("measure", b.key.strip()),)
+        # (each side's own unit where each names one: fio's `lat (nsec):` on one side is
+        # `lat (usec):` on the other)
+        punit = p.unit or p.value.unit or unit
         out.append(Measurement(
-            baseline=with_unit(b.value, unit), patched=with_unit(p.value, unit), source="list",
+            baseline=with_unit(b.value, unit), patched=with_unit(p.value, punit), source="list",
             line=b.line, quote=lines[b.line].rstrip() + "\n" + lines[p.line].rstrip(),
             unit=unit, stated=p.stated, condition=condition, context=context,
         ))

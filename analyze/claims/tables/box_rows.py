@@ -25,6 +25,16 @@ def _pipes(line: str) -> tuple[int, ...]:
     return tuple(i for i, ch in enumerate(line) if ch == "|")
 
 
+_FIGURE = re.compile(r"(?<![\w.%])\d[\d.,]*(?![\d.,]*\s*%)")
+
+
+def _complete(line: str) -> bool:
+    """A line that is a whole row: a label and a figure (not a change) in every cell."""
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    return len(cells) > 1 and bool(cells[0]) and all(
+        c and _FIGURE.search(c) is not None for c in cells[1:])
+
+
 def _assemble(cells: Sequence[str], lead: str) -> str:
     if lead:
         # (a header indented over the rows' name column keeps its indent)
@@ -72,6 +82,8 @@ def merged_box_rows(lines: Sequence[str]) -> Sequence[str]:
             group = lines[i:j]
             if len({_pipes(line) for line in group}) != 1:
                 continue  # (the lines of one row keep their pipes in the same places)
+            if all(_complete(line) for line in group):
+                continue  # (rows of a table ruled only round its header and its end)
             if out is None:
                 out = list(lines)
             parts = [line.split("|") for line in group]

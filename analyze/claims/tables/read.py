@@ -394,6 +394,8 @@ def _rows(lines: Sequence[str], i: int, header: _Header,
             extra.append(line)
         elif header.pipe and "|" not in line:
             break
+        elif rows and len(line) <= _MAX_HEADER and names_a_side(line) and _header(line) is not None:
+            break  # the next table's header (`| bs_8k | base[kiops] | new[kiops] |`)
         else:
             rows.append(j)
         j += 1

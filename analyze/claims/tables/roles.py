@@ -181,7 +181,8 @@ def probe_unit(word: str) -> Quantity | None:
         return None
     probe = "1 " + word
     found = find_quantities(probe)
-    if found and found[0].start == 0 and found[0].unit and found[0].kind != "percent":
+    # (a ratio's word is no unit of a column: `times are in nanoseconds`)
+    if found and found[0].start == 0 and found[0].unit and found[0].kind not in ("percent", "ratio"):
         return found[0]
     return None
 
