@@ -403,7 +403,7 @@ def test_long_log_labels_are_cut_to_what_tells_them_apart(tmp_path: Path) -> Non
 
 
 def test_runs_under_a_heading_are_told_from_runs_under_none(tmp_path: Path) -> None:
-    runs = "Without the patch:\nhardware TX timestamps : {}\n\nWith the patch:\nhardware TX timestamps : {}\n"
+    runs = "Without the patch:\nhardware TX rate : {} pps\n\nWith the patch:\nhardware TX rate : {} pps\n"
     body = ("At 140000 requests a second I get these numbers.\n\n" + runs.format(387239, 692326)
             + "\nBut when I increase the rate to 200000, I get this:\n\n" + runs.format(581575, 412095))
     got = {dict(c.condition).get("section"): c.baseline for c in claims(tmp_path, body)}
@@ -787,3 +787,16 @@ def test_binary_bit_rates_and_lower_case_kiops_are_units() -> None:
     assert unit_in_text("total bandwidth(Mib/s)") == "Mib/s"
     assert unit_in_text("base[kiops]") == "kiops"
     assert unit_in_text("times are in nanoseconds") == "nanoseconds"  # `times` is no unit
+
+
+def test_counts_of_things_a_run_saw_are_no_results(tmp_path: Path) -> None:
+    """Whole numbers with no unit under a label that counts things (chronyc's timestamp
+    counts) support a result; so does a ratio of packets counted per queue."""
+    runs = ("Without the patch:\nNTP kernel TX timestamps   : 1210956\n\n"
+            "With the patch:\nNTP kernel TX timestamps   : 646146\n")
+    assert claims(tmp_path, runs) == []
+    assert claims(tmp_path, "On average queue 3 shows 2.9 times more packets sent there than "
+                            "to the other queues.\n") == []
+    assert claims(tmp_path, "With busy polling we see 40% fewer sendto() calls.\n") == []
+    (c,) = claims(tmp_path, "With the patch we get 30% more packets per second on one core.\n")
+    assert c.stated_change_pct == 30.0

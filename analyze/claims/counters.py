@@ -9,6 +9,8 @@ dropped; so is a pair of tracepoint hits (`sched:sched_switch`) anywhere. The el
 and the benchmark's own figures beside it, stay. Likewise `time` prints the CPU time a run
 took (`user`, `sys`) under its `real` line: where the block pairs the real line, its user and
 sys lines only explain it, unless the words claim them ("roughly halves the system time").
+Counts a run saw, a pair of whole numbers with no unit under a label that counts things
+(`NTP kernel TX timestamps : 1410956`, `rx packets`), are counters too.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ _EVENT = re.compile(
     r"|[a-z_]+/[\w=,.-]+/\w*)(?::[ukhGH]+)?",
     re.I)
 _ELAPSED = re.compile(r"\belapsed\b", re.I)
+# a count of things a run saw, by its label's last word: chronyc's `NTP kernel TX timestamps`,
+# `rx packets`, `interrupts`, `sendto() calls`; with no unit and whole numbers, a counter
+_COUNTED = re.compile(
+    r"\b(?:timestamps|packets|pkts|frames|drops|dropped|errors|interrupts|irqs|calls|syscalls"
+    r"|misses|faults|events|retransmits|retransmissions|segments|wakeups|switches|samples"
+    r"|observations|hits|messages)\s*:?\s*$", re.I)
 _PERF = re.compile(r"Performance counter stats|\bperf stat\b", re.I)
 _KEYS = ("measure", "event", "case")
 _TIME_LINE = re.compile(r"^\s*(real|user|sys)\b[\s:]*$", re.I)
@@ -56,10 +64,20 @@ def without_supporting_counters(measurements: Sequence[Measurement],
     kept = [m for m in measurements
             if not (perf_event(label := _label(m)) and (perf or ":" in label))
             or _ELAPSED.search(_label(m))]
+    kept = [m for m in kept if not _counted(m)]
     timed = {m: _time_line(m, lines) for m in kept}
     if "real" not in timed.values() or any(_PART_CLAIMED.search(line) for line in lines):
         return kept  # (the words claim the user or system time: "roughly halves the system time")
     return [m for m in kept if timed[m] not in ("user", "sys")]
+
+
+def _counted(m: Measurement) -> bool:
+    """A pair of whole numbers with no unit whose label counts things (see `_COUNTED`)."""
+    if m.unit or m.baseline.unit or m.patched.unit:
+        return False
+    if not (m.baseline.value.is_integer() and m.patched.value.is_integer()):
+        return False
+    return bool(_COUNTED.search(_label(m)))
 
 
 def _time_line(m: Measurement, lines: Sequence[str]) -> str | None:
