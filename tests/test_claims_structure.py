@@ -800,3 +800,17 @@ def test_counts_of_things_a_run_saw_are_no_results(tmp_path: Path) -> None:
     assert claims(tmp_path, "With busy polling we see 40% fewer sendto() calls.\n") == []
     (c,) = claims(tmp_path, "With the patch we get 30% more packets per second on one core.\n")
     assert c.stated_change_pct == 30.0
+
+
+def test_an_id_after_the_parent_in_references_is_no_quotes_origin(tmp_path: Path) -> None:
+    """References run oldest first and end with the parent; a mailer that appends the
+    reply's own alias after it does not make that alias the quoted figures' origin."""
+    mail = tmp_path / "m.eml"
+    mail.write_text("From: A <a@example.org>\nSubject: Re: [PATCH] io: x\nMessage-ID: <r@example.org>\n"
+                    "In-Reply-To: <parent@example.org>\n"
+                    "References: <root@example.org> <parent@example.org> <alias@example.org>\n"
+                    "Date: Mon, 1 Jan 2024 00:00:00 +0000\n\n"
+                    "> > Before: 4100 Mb/sec\n> > After: 4700 Mb/sec\n>\n> Nice.\n\nThanks.\n",
+                    encoding="utf-8")
+    (c,) = analyze_files([mail]).claims
+    assert c.message_id == "root@example.org"

@@ -166,9 +166,14 @@ def _origin(message: Message, depth: int) -> str | None:
     if depth == 0:
         return message.message_id
     chain: list[str] = []
+    references = list(message.references)
     if message.in_reply_to:
         chain.append(message.in_reply_to)
-    chain += [r for r in reversed(message.references) if r != message.in_reply_to]
+        if message.in_reply_to in references:
+            # (References run oldest first and end with the parent; an id after the parent
+            # is none of its ancestors: some mailers add the reply's own alias there)
+            references = references[:references.index(message.in_reply_to)]
+    chain += [r for r in reversed(references) if r != message.in_reply_to]
     if not chain:
         return None
     return chain[min(depth, len(chain)) - 1]
