@@ -191,3 +191,13 @@ def test_a_metric_word_wins_over_a_test_name(context, metric):
 ])
 def test_cpu_is_a_word_not_a_prefix(context, metric):
     assert metric_of(None, context) == metric
+
+
+@pytest.mark.parametrize(("context", "metric"), [
+    ("about a 4% improvement in peak performance", "throughput"),
+    ("For AF_XDP the rx_drop benchmark was improved by 2%", "throughput"),
+    ("perf report shows 12% in memcpy", "other"),  # a profile, no speed
+    ("taking us from 9.6M to 10M IOPS/core", "throughput"),  # IOPS/, not ops/
+])
+def test_a_change_of_speed_with_no_quantity_named_is_of_a_rate(context: str, metric: str) -> None:
+    assert metric_of(None, context) == metric

@@ -196,7 +196,7 @@ _BY_CANONICAL = {
 _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("transactions", compile_words(
         r"trans\b|trans\.|transactions?|(?:\b|_)tps\b|req(?:uest)?s?/|"
-        r"requests? per|\bops\b|ops/|operations|connection rate|connections? per|"
+        r"requests? per|\bops\b|(?<![a-z])ops/|operations|connection rate|connections? per|"
         r"connections?/|\bcps\b|\bqps\b|queries per", re.I)),
     ("throughput", compile_words(
         r"pps\b|throughput|bandwidth|\bbw\b|goodput|[kmg]?bps\b|[kmg]?bits?/|[kmg]?b/s|"
@@ -316,7 +316,17 @@ def _metric(canonical_unit: str | None, context: str) -> str:
     for metric, words in _CONTEXT_WORDS + _TEST_NAMES:
         if words.search(context):
             return metric
+    # (words that name no quantity but speed: "performance", "perf bump", "faster", a
+    # benchmark's name, are of a rate, as the corpus annotates a change stated of them)
+    if canonical_unit is None and _SPEED_WORDS.search(context):
+        return "throughput"
     return "other"
+
+
+_SPEED_WORDS = compile_words(
+    r"\bperf(?:ormance)?\b(?!\s+(?:top|report|record|annotate|stat|profile|diff)\b)|\bfaster\b"
+    r"|\bspeed-?ups?\b|\bxdp_(?:drop|tx|pass|redirect)\b|\brx_?drop\b|\btxonly\b|\bl2fwd\b",
+    re.I)
 
 
 _LOWER_BETTER_METRICS = frozenset({"latency", "cpu", "memory", "time", "size"})
