@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from corpus.store import Store  # noqa: E402
 
 _FRAGMENTS = re.compile(r"\n| \[\.\.\.\] ")
-_STAMP = re.compile(r"\[\s*(\d+\.\d+)\s*\]")
+_STAMP = re.compile(r"\[\s*(\d+\.\d+)(?:,\d+)?\s*\]")
 _CLOCK = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?\b")
 _LINE_NO = re.compile(r"(?:\.[ch]|\.py|\.S|\.rs):(\d+)\b|\bline\s+(\d+)\b", re.I)
 # a numbered listing's line: its number, then a tab or a diff's marker (`  1265\t *`, `311 +`)

@@ -814,3 +814,21 @@ def test_an_id_after_the_parent_in_references_is_no_quotes_origin(tmp_path: Path
                     encoding="utf-8")
     (c,) = analyze_files([mail]).claims
     assert c.message_id == "root@example.org"
+
+
+def test_code_sizes_printed_by_size_are_no_claims(tmp_path: Path) -> None:
+    body = ("arm64-before:\ntext    data     bss     dec     hex filename\n"
+            " 812     402       0    1214     4be foo.o\n1190     410       0    1600     640 bar.o\n"
+            "total data: 812\n\narm64-after:\ntext    data     bss     dec     hex filename\n"
+            "1702     808       0    2510     9ce foo.o\ntotal data: 808\n")
+    assert claims(tmp_path, body) == []
+
+
+def test_a_firmware_logs_lines_are_no_tables_rows(tmp_path: Path) -> None:
+    """`[ 0.015116735,6]` stamps a log line with its level: the line is no row of a table
+    whose header happens to stand above it."""
+    body = ("Build reference: next-20240105\n\n"
+            "[    0.014094328,6] MFSI 0:0: Initialized\n"
+            "[    0.015116735,6] CPU:  1 secondary threads\n"
+            "[    0.016079682,5] PLAT: Using SuperIO UART\n")
+    assert claims(tmp_path, body) == []

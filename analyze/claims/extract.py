@@ -27,7 +27,7 @@ from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import NEUTRAL_PCT, direction_of, lower_is_better, metric_of
-from analyze.claims.listings import listing_lines
+from analyze.claims.listings import code_size_lines, listing_lines
 from analyze.claims.lists.paired import find_paired_runs
 from analyze.claims.lists.read import find_list_measurements
 from analyze.claims.lists.stated import find_stated_lines
@@ -721,7 +721,7 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
             *find_list_measurements(block.lines, rows)])
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
-        listed = listing_lines(block.lines)
+        listed = listing_lines(block.lines) | code_size_lines(block.lines)
         measurements = _with_counted(block, without_supporting_counters(
             _not_logged([m for m in (*read, *find_paired_runs(block.lines, taken, series))
                          # (a bare row of zeros measured nothing: mmtests' `SeqCreate del 0.00`)

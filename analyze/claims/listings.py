@@ -73,3 +73,25 @@ def code_listing_lines(lines: Sequence[str]) -> set[int]:
             out.update(run)
         run, code = [], 0
     return out
+
+
+# binutils' `size`: `text data bss dec hex filename` over a line an object file
+_SIZE_HEADER = re.compile(r"^\s*text\s+data\s+bss\s+dec\s+hex\s+filename\s*$", re.I)
+_SIZE_HINT = re.compile(r"\btext\s+data\s+bss\b", re.I)
+
+
+def code_size_lines(lines: Sequence[str]) -> frozenset[int]:
+    """The indexes of `lines` that print code sizes: binutils' `size` output under its
+    header, to the first blank line, and what the header's paragraph sums of it (`total data:
+    2373`). Code sizes are no performance figures (docs/claims.md), before and after alike."""
+    if not _SIZE_HINT.search(joined(lines)):
+        return frozenset()
+    out: set[int] = set()
+    for i, line in enumerate(lines):
+        if not _SIZE_HEADER.match(line):
+            continue
+        j = i
+        while j < len(lines) and lines[j].strip():
+            out.add(j)
+            j += 1
+    return frozenset(out)

@@ -48,7 +48,7 @@ _MAX_CAPTION = 100
 _MAX_CAPTION_WORDS = 8
 _MAX_SECTION = 400  # lines of one run
 # dmesg's `[  203.391465] `: when the line was printed, never a result
-_TIMESTAMP = re.compile(r"^\s*\[\s*\d+\.\d+\]\s*")
+_TIMESTAMP = re.compile(r"^\s*\[\s*\d+\.\d+(?:,\d+)?\]\s*")
 # a caption's decoration: `----`, `* Before:`, `=== after ===`, `# baseline`
 _DECOR = " \t-=*#~_:>|"
 _DIGIT = re.compile(r"\d")

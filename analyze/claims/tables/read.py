@@ -52,6 +52,8 @@ _MAX_ROW = 2_000  # regexes with adjacent optional whitespace only ever see shor
 
 
 _DIGIT = re.compile(r"\d")
+# a kernel or firmware log's time stamp, with its level or caller: `[ 0.015116735,6]`, `[ 14.46][ T1]`
+_LOG_STAMP = re.compile(r"^\s*\[\s*\d+\.\d+(?:,\d+)?\]")
 _SEPARATOR = re.compile(r"^[\s|:+\-=_~]*[-=_~]{3}[\s|:+\-=_~]*$")
 _ALIGNED_CELL = re.compile(r"[^\t ]+(?: [^\t ]+)*")
 _WORD = re.compile(r"\S+")
@@ -394,6 +396,8 @@ def _rows(lines: Sequence[str], i: int, header: _Header,
             extra.append(line)
         elif header.pipe and "|" not in line:
             break
+        elif _LOG_STAMP.match(line):
+            break  # a kernel log's line (`[    0.015116735,6] CPU: ...`): no table's row
         elif rows and len(line) <= _MAX_HEADER and names_a_side(line) and _header(line) is not None:
             break  # the next table's header (`| bs_8k | base[kiops] | new[kiops] |`)
         else:
