@@ -832,3 +832,14 @@ def test_a_firmware_logs_lines_are_no_tables_rows(tmp_path: Path) -> None:
             "[    0.015116735,6] CPU:  1 secondary threads\n"
             "[    0.016079682,5] PLAT: Using SuperIO UART\n")
     assert claims(tmp_path, body) == []
+
+
+def test_a_paragraph_over_a_table_lends_it_no_unit_of_its_own_figures(tmp_path: Path) -> None:
+    """The sentence over the table names a send size (`4KB bytes per send`): the table's unit
+    is its header's (`Kqps`), never the size the paragraph above is set up with."""
+    body = ("The zero-copy example shows a 5 times performance improvement for TCP\n"
+            "with 4KB bytes per send, and levels it with the copy path.\n\n"
+            "bytes  | before | after (Kqps)\n1200   | 185    | 923\n4000   | 183    | 1286\n")
+    got = {c.baseline: (c.metric, c.unit) for c in claims(tmp_path, body)}
+    # (the ratio restates the first row, 185 -> 923: one claim)
+    assert got == {185: ("throughput", "Kqps"), 183: ("throughput", "Kqps")}

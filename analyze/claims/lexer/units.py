@@ -97,6 +97,10 @@ UNITS: tuple[Unit, ...] = (
     Unit(("ops/s", "ops/sec", "op/s", "Ops/s", "ops/second", "IOPS", "iops", "calls/s",
           "calls/sec",
           "ops per second", "ops per sec", "operations per second"), "ops/s", 1.0),
+    # (queries a second: `after (Kqps)`, a request/response count a second as sends are)
+    Unit(("qps", "QPS"), "ops/s", 1.0),
+    Unit(("Kqps", "kqps", "KQPS"), "ops/s", 1e3),
+    Unit(("Mqps", "MQPS"), "ops/s", 1e6),
     Unit(("Kops/s", "kops/s", "Kops/sec", "kops/sec", "KIOPS", "kIOPS", "kiops", "Kiops"),
          "ops/s", 1e3),
     Unit(("Mops/s", "Mops/sec", "Mop/s", "MIOPS", "miops", "Miops"), "ops/s", 1e6),

@@ -39,6 +39,7 @@ from .shape import (
     clause_around,
     read_shape,
     stated_metric,
+    without_size_setups,
     words_by,
 )
 
@@ -194,13 +195,14 @@ def _conditions(shape: _Shape, conditions: Conditions) -> tuple[tuple[str, str],
 def _stated_context(c: Candidate, speed: bool, q: Quantity) -> str:
     """The words that tell a stated change's metric (see StatedChange.context): its clause
     when that names one ("QPS is up ~9% and tail latency is down 4%"), else the sentence."""
-    clause = clause_around(c.text, q.start, q.end)
+    clause = without_size_setups(clause_around(c.text, q.start, q.end))
     metric = stated_metric(c.text, q.start, q.end)
-    if metric == "other" and metric_of(None, c.text) != "other":
+    sentence = without_size_setups(c.text)
+    if metric == "other" and metric_of(None, sentence) != "other":
         # the sentence names a metric far from the change: not the change's
         text = words_by(c.text, q.start, q.end)
     else:
-        text = clause if metric != "other" and metric_of(None, clause) == metric else c.text
+        text = clause if metric != "other" and metric_of(None, clause) == metric else sentence
     own = metric_of(None, text)
     if speed and own not in ("throughput", "transactions"):
         return "throughput " + text

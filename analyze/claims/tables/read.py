@@ -257,7 +257,7 @@ def _in_cell(qs: Sequence[Quantity], cell: _Cell | None) -> list[Quantity]:
 _CAPTION_LINES = 3
 
 
-def _caption(lines: Sequence[str], i: int) -> str:
+def _caption(lines: Sequence[str], i: int, most: int = _CAPTION_LINES) -> str:
     """The lines just above a table (`test results (avg. pps/thread):`), if short: a caption
     may wrap (`netperf TCP_RR mean latency in microseconds after the resize,` over `lower
     is better:`), so up to three lines of its paragraph."""
@@ -265,7 +265,7 @@ def _caption(lines: Sequence[str], i: int) -> str:
     if k >= 0 and not lines[k].strip():
         k -= 1
     found: list[str] = []
-    while k >= 0 and len(found) < _CAPTION_LINES:
+    while k >= 0 and len(found) < most:
         text = lines[k].strip()
         if not text:
             break
@@ -415,6 +415,9 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
         return [], j
     hline = lines[i]
     caption = _caption(lines, i)
+    # (the unit from the caption's last line only, the one over the table: a paragraph above
+    # it names the figures of its own sentences, `with 4KB bytes per send`)
+    near = caption[len(caption) - len(_caption(lines, i, 1)):] if caption else ""
     texts = [c.text for c in header.cells]
     per_row = [(r, *_row_columns(header, hline, lines[r])) for r in rows]
     wanted = {k for pair in header.pairs for k in pair if k is not None}
@@ -449,7 +452,7 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
     for b, p, s in header.pairs:
         context = " ".join(t for t in (caption, texts[b], texts[p], *extra, groups.get(b, "")) if t)
         header_unit = (unit_in_text(texts[b]) or unit_in_text(texts[p]) or groups.get(b)
-                       or unit_in_text(" ".join(extra)) or unit_in_text(caption)
+                       or unit_in_text(" ".join(extra)) or unit_in_text(near)
                        or unit_in_text(note))
         for (r, cols, _), qs, label, measure, first_base in zip(
                 per_row, row_quantities, labels, measures, first_bases, strict=True):
