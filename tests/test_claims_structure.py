@@ -843,3 +843,22 @@ def test_a_paragraph_over_a_table_lends_it_no_unit_of_its_own_figures(tmp_path: 
     got = {c.baseline: (c.metric, c.unit) for c in claims(tmp_path, body)}
     # (the ratio restates the first row, 185 -> 923: one claim)
     assert got == {185: ("throughput", "Kqps"), 183: ("throughput", "Kqps")}
+
+
+def test_mmtests_measure_in_the_row_key_is_the_unit(tmp_path: Path) -> None:
+    body = ("ebizzy Overall Throughput\n"
+            "Hmean     Rsec-1    102650.58 (   0.00%)   107498.40 (   4.72%)\n"
+            "Hmean     Rsec-3    403238.27 (   0.00%)   395083.09 (  -2.02%)\n")
+    assert {(c.unit, c.metric) for c in claims(tmp_path, body)} == {("Rsec", "throughput")}
+
+
+def test_an_authors_zero_percent_beside_close_figures_is_neutral(tmp_path: Path) -> None:
+    got = claims(tmp_path, "Before: 183 MB/s\nAfter: 184 MB/s (+0%)\n")
+    assert [(c.baseline, c.patched, c.direction) for c in got] == [(183, 184, "neutral")]
+
+
+def test_iperfs_lost_datagrams_share_is_no_stated_change(tmp_path: Path) -> None:
+    body = ("Without the patch:\n[  5]   0.00-20.00  sec  1.05 GBytes   451 Mbits/sec  0.000 ms  0/778672 (0%)\n\n"
+            "With the patch:\n[  5]   0.00-20.00  sec  1.36 GBytes   586 Mbits/sec  0.000 ms  0/1011407 (0%)\n")
+    (c,) = claims(tmp_path, body)
+    assert (c.baseline, c.patched, c.stated_change_pct, c.direction) == (451, 586, None, "improvement")

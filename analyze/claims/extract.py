@@ -50,7 +50,7 @@ from analyze.claims.tables.box_rows import merged_box_rows
 from analyze.claims.tables.read import find_table_measurements
 from analyze.claims.tables.roles import series_words
 from analyze.claims.tables.verified import find_verified_pairs
-from analyze.claims.verdicts import with_verdicts
+from analyze.claims.verdicts import NOISE_PCT, with_verdicts
 from analyze.errors import LimitExceeded
 from analyze.limits import DEFAULT_LIMITS, Limits
 from analyze.mail.body import strip_quote
@@ -382,6 +382,8 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     stated = _stated_pct(m.stated)
     direction = direction_of(metric, canonical_unit, change if change is not None else stated,
                            m.lower_is_better)
+    if stated == 0.0 and change is not None and abs(change) <= NOISE_PCT:
+        direction = "neutral"  # (the author's own `(+0%)` beside figures that differ a little)
     origin = _origin(message, block.depth)
     # `5 Mpps → 10 Gpps`: the figures stay as written, each with its own unit
     patched_unit = (patched.unit if base.unit and patched.unit and patched.unit != base.unit

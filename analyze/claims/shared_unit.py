@@ -64,12 +64,20 @@ def _with_unit(claim: Claim, written: str, patched_written: str | None = None) -
     return replace(claim, direction=_direction(claim, metric, unit.canonical))
 
 
+# mmtests' row key: a statistic, then the measure and its count (`Hmean  Rsec-1`)
+_MMTESTS_KEY = re.compile(r"^\s*(?:[HAG]mean|BAmean-\d+|Stddev|Min|Max|Median)\s+([A-Za-z/]+)-\d+\s")
+
+
 def _label_unit(lines: Sequence[str], claim: Claim) -> str | None:
-    """The unit a row's label names in brackets before its first figure."""
+    """The unit a row's label names in brackets before its first figure, or as the measure
+    of an mmtests key (`Hmean  Rsec-1`: records a second)."""
     line = claim.line or 0
     if not 0 < line <= len(lines):
         return None
     text = lines[line - 1]
+    key = _MMTESTS_KEY.match(text)
+    if key is not None and lookup(key.group(1)) is not None:
+        return key.group(1)
     first = _FIRST_FIGURE.search(text)
     label = text[:first.start() if first else len(text)]
     # (only a bracketed one: a word of the label is what the row is, not its unit)

@@ -35,7 +35,8 @@ _VERDICT = re.compile(
     r"(?:identical|unchanged|the\s+same|equal|on\s+par)\b"
     r"|\b(?:does|did|do)\s*(?:not|n't)\s+(?:help|matter|make\s+(?:a|any)\s+(?:real\s+)?difference)\b"
     r"|\bperformance\s+(?:is|was|stays|remains|stayed|remained)\s+(?:the\s+same|unchanged|identical)\b"
-    r"|\b(?:is|are|was|were|be|looks?|seems?|generally|mostly|largely|performance[- ])\s+neutral\b",
+    r"|\b(?:is|are|was|were|be|looks?|seems?|generally|mostly|largely|performance[- ])\s+neutral\b"
+    r"|\b(?:very|pretty|quite|rather)\s+similar\b|\babout\s+the\s+same\b|\bon\s+par\b",
     re.I)
 # where the verdict's sentence ends: a question ("no difference?") is no verdict
 _SENTENCE_END = re.compile(r"[.?!](?:\s|$)")

@@ -99,6 +99,8 @@ UNITS: tuple[Unit, ...] = (
           "ops per second", "ops per sec", "operations per second"), "ops/s", 1.0),
     # (queries a second: `after (Kqps)`, a request/response count a second as sends are)
     Unit(("qps", "QPS"), "ops/s", 1.0),
+    # (records a second: mmtests' ebizzy rows, `Hmean  Rsec-1`)
+    Unit(("Rsec", "records/s", "records/sec"), "ops/s", 1.0),
     Unit(("Kqps", "kqps", "KQPS"), "ops/s", 1e3),
     Unit(("Mqps", "MQPS"), "ops/s", 1e6),
     Unit(("Kops/s", "kops/s", "Kops/sec", "kops/sec", "KIOPS", "kIOPS", "kiops", "Kiops"),

@@ -92,6 +92,8 @@ _TYPED_BLANK = re.compile(r"(?<=[,=])\s+")
 # the command that makes its values a second's worth
 _NSTAT_ROW = re.compile(r"^\s*[A-Za-z][A-Za-z0-9_]{2,40}\s+\d+\s+\d+(?:\.\d+)?\s*$")
 _NSTAT_SECOND = re.compile(r"\bnstat\b.*\bsleep\s+1\b.*\bnstat\b")
+# a share of a fraction printed before it, not a change: iperf3's lost datagrams `0/1011407 (0%)`
+_FRACTION_BEFORE = re.compile(r"\d+/\d+\s*\(?\s*$")
 _SHARE_WORD = re.compile(r"\s*(?:cpu|util\w*|idle|busy|usage)\b", re.I)
 _TIME_PARTS = re.compile(r"^\s*(?:user|usr|sys)\b")
 
@@ -259,7 +261,8 @@ def _shape(line: str) -> tuple[str, str, tuple[Quantity, ...], tuple[Quantity | 
     # (a share is no change: `time`'s `97% cpu`)
     stated = tuple(next((o for o in found if o.kind == "percent" and q.end <= o.start
                          and (k + 1 == len(qs) or o.end <= qs[k + 1].start)
-                         and not _SHARE_WORD.match(text, o.end)), None)
+                         and not _SHARE_WORD.match(text, o.end)
+                         and not _FRACTION_BEFORE.search(text, 0, o.start)), None)
                    for k, q in enumerate(qs))
     # a spread is part of the shape, not its digits (`± 0.019M/s` on one line, `± 0.001M/s`
     # on the next)
