@@ -66,6 +66,7 @@ MODULES = (
     "analyze.claims.tables.baseline_row",
     "analyze.claims.tables.box_rows",
     "analyze.claims.tables.flag_rows",
+    "analyze.claims.tables.grouped_sides",
     "analyze.claims.tables.lkp",
     "analyze.claims.tables.perf_stat",
     "analyze.claims.tables.pipe_runs",

@@ -862,3 +862,23 @@ def test_iperfs_lost_datagrams_share_is_no_stated_change(tmp_path: Path) -> None
             "With the patch:\n[  5]   0.00-20.00  sec  1.36 GBytes   586 Mbits/sec  0.000 ms  0/1011407 (0%)\n")
     (c,) = claims(tmp_path, body)
     assert (c.baseline, c.patched, c.stated_change_pct, c.direction) == (451, 586, None, "improvement")
+
+
+GROUPED_SIDES = """\
+|                      |      Baseline     |     rework      |
+|                      |   Cycles |     ns | Cycles |     ns |
+|----------------------+----------+--------+--------+--------|
+| bench01_fast_path    |       21 |  5.913 |     18 |  5.016 |
+| bench02_ring         |       58 | 16.160 |     51 | 14.064 |
+"""
+
+
+def test_sides_over_spans_pair_each_measure_with_its_own(tmp_path: Path) -> None:
+    """The top header names the sides over two columns each; the second names what each
+    column measures: Cycles pairs with Cycles, ns with ns, never a side's Cycles with its ns."""
+    got = {(dict(c.condition)["case"], c.unit): (c.baseline, c.patched, c.metric)
+           for c in claims(tmp_path, GROUPED_SIDES)}
+    assert got == {("bench01_fast_path", "Cycles"): (21, 18, "cpu"),
+                   ("bench01_fast_path", "ns"): (5.913, 5.016, "latency"),
+                   ("bench02_ring", "Cycles"): (58, 51, "cpu"),
+                   ("bench02_ring", "ns"): (16.16, 14.064, "latency")}

@@ -25,6 +25,7 @@ from analyze.limits import DEFAULT_LIMITS, table_too_long
 
 from .baseline_row import find_baseline_rows
 from .flag_rows import find_flag_rows
+from .grouped_sides import find_grouped_sides
 from .lkp import find_lkp_measurements
 from .perf_stat import find_perf_stat_measurements
 from .prefixed_rows import find_prefixed_rows
@@ -494,12 +495,13 @@ def find_table_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> l
     the kernel test robot's `%change` tables and `perf stat` blocks are read by layout.
     """
     cmds = ShellContext(lines)
-    out: list[Measurement] = []
+    out, grouped = find_grouped_sides(lines)
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
         # (the first test of `_header`, inline: most lines name no side)
-        header = _header(line) if len(line) <= _MAX_HEADER and names_a_side(line) else None
+        header = _header(line) if len(line) <= _MAX_HEADER and names_a_side(line) \
+            and i not in grouped else None
         if header is None:
             i += 1
             continue
