@@ -882,3 +882,8 @@ def test_sides_over_spans_pair_each_measure_with_its_own(tmp_path: Path) -> None
                    ("bench01_fast_path", "ns"): (5.913, 5.016, "latency"),
                    ("bench02_ring", "Cycles"): (58, 51, "cpu"),
                    ("bench02_ring", "ns"): (16.16, 14.064, "latency")}
+
+
+def test_a_frequency_set_and_per_cpu_counts_are_no_results(tmp_path: Path) -> None:
+    assert claims(tmp_path, "This changes the sampling rate from 100Hz to 1000Hz.\n") == []
+    assert claims(tmp_path, "That means we do 64 per-cpu aggregations instead of 1 here.\n") == []

@@ -213,7 +213,7 @@ _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\bp(?:50|90|95|99)(?:\.9+)?\b|"
         r"\b(?:[nmu]s|[nmu]sec|µs|μs)\b", re.I)),
     ("cpu", compile_words(
-        r"\bcpus?(?![a-z])|cycles|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|task-clock|\bbusy\b",
+        r"(?<!per-)\bcpus?(?![a-z])|cycles|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|task-clock|\bbusy\b",
         re.I)),
     ("memory", compile_words(
         r"memory|\bmem\b|meminfo|\brss\b|slab|footprint|\b[kmg]i?b\b|bytes\b|allocation", re.I)),
@@ -245,7 +245,7 @@ _CPU_TIME = compile_words(
 )
 # "% of cycles": a share of a perf profile is CPU time too
 _CPU_PERCENT = compile_words(
-    r"\bcpus?(?![a-z])|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|%cpu|\bbusy\b|\bcycles\b", re.I)
+    r"(?<!per-)\bcpus?(?![a-z])|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|%cpu|\bbusy\b|\bcycles\b", re.I)
 
 # A counter's dotted name (the kernel test robot's `vmstat.cpu.sy`, `meminfo.SUnreclaim`,
 # `hackbench.time.elapsed_time`, `perf-profile.calltrace.cycles-pp.*`): its first part is the

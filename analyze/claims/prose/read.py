@@ -278,6 +278,8 @@ def _setting(text: str, m: Measurement) -> bool:
     clause, since the figure before it, name a setting (default, timeout, limit, offset,
     bytes, ...) and neither they nor the pair name a result (performance, faster, latency,
     took, ...) nor is the pair a rate."""
+    if (m.patched.canonical_unit or m.baseline.canonical_unit) == "Hz":
+        return True  # a frequency is set (`the sampling rate from 100Hz to 976562.5Hz`), not measured
     if metric_of(m.patched.canonical_unit or m.baseline.canonical_unit) in ("throughput", "transactions"):
         return False  # a rate is a result (`with 64 byte packets ... from 11.2 Mpps to 12.7 Mpps`)
     first, last = min(m.baseline.start, m.patched.start), max(m.baseline.end, m.patched.end)
