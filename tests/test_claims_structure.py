@@ -887,3 +887,13 @@ def test_sides_over_spans_pair_each_measure_with_its_own(tmp_path: Path) -> None
 def test_a_frequency_set_and_per_cpu_counts_are_no_results(tmp_path: Path) -> None:
     assert claims(tmp_path, "This changes the sampling rate from 100Hz to 1000Hz.\n") == []
     assert claims(tmp_path, "That means we do 64 per-cpu aggregations instead of 1 here.\n") == []
+
+
+def test_commands_and_parameters_set_are_no_results(tmp_path: Path) -> None:
+    """A command typed at a prompt sets a run up (`[dom0]# echo 1024 > ...`), and a
+    parameter moved from one value to another is a setting: neither is a result."""
+    body = ("Default:\n\n    [dom0]# echo 512 > /sys/module/foo/parameters/max_pages\n"
+            "    10.5 MB/s\n\nWorst case:\n\n    [dom0]# echo 0 > /sys/module/foo/parameters/max_pages\n"
+            "    10.1 MB/s\n")
+    assert not any(c.baseline == 512 for c in claims(tmp_path, body))
+    assert claims(tmp_path, "I just changed the template's max_sectors from 32767 to 64.\n") == []

@@ -48,6 +48,8 @@ _MAX_CAPTION = 100
 _MAX_CAPTION_WORDS = 8
 _MAX_SECTION = 400  # lines of one run
 # dmesg's `[  203.391465] `: when the line was printed, never a result
+# a command at a shell prompt: `$ fio ...`, `# echo 0 > /sys/...`, `[dom0]# ...`, `root@host:~# ...`
+_PROMPT_LINE = re.compile(r"^\s*(?:\[[^\]\s]{1,40}\]|[\w.-]{1,40}@[\w.-]{1,40}(?::\S*)?)?\s*[#$]\s+\S")
 _TIMESTAMP = re.compile(r"^\s*\[\s*\d+\.\d+(?:,\d+)?\]\s*")
 # a caption's decoration: `----`, `* Before:`, `=== after ===`, `# baseline`
 _DECOR = " \t-=*#~_:>|"
@@ -244,8 +246,9 @@ def _template(index: int, line: str) -> tuple[str, _Line] | None:
 # (the section finders each read a block's lines: a line's shape is worked out once)
 @lru_cache(maxsize=8192)
 def _shape(line: str) -> tuple[str, str, tuple[Quantity, ...], tuple[Quantity | None, ...]] | None:
-    if len(line) > _MAX_LINE or _FIO_SUPPORT.match(line) or is_log_line(line):
-        return None
+    if len(line) > _MAX_LINE or _FIO_SUPPORT.match(line) or is_log_line(line) \
+            or _PROMPT_LINE.match(line):
+        return None  # (a command typed at a prompt sets up a run: `[dom0]# echo 1024 > ...`)
     stamp = _TIMESTAMP.match(line)
     text = _time_in_seconds(line[stamp.end():] if stamp else line)
     # a figure that names what follows (`percentile 99.990 = 37.013`) is part of the key;

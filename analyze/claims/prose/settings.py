@@ -15,7 +15,9 @@ SETTING = re.compile(
     r"capabilit\w*|layers?|levels? of|entries|bytes?|buffer size|window|wait\w*|"
     r"interval|polling period|factor|version|patches|commits|cachelines?|struct\w*|"
     r"fields?|members?|registers?|max(?:imum)? number|up to|at most|timers?|every|sleeps?|delays?"
-    r"|poll(?:ing)?)\b",
+    r"|poll(?:ing)?)\b"
+    # (a parameter's name: `max_sectors from 32767 to 64`, `nr_requests from 64 to 256`)
+    r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b",
     re.IGNORECASE)
 RESULT = re.compile(
     r"\b(?:perform\w*|faster|slower|speed\w*|throughput|latenc\w*|bandwidth|improv\w*|"
