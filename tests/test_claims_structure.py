@@ -897,3 +897,8 @@ def test_commands_and_parameters_set_are_no_results(tmp_path: Path) -> None:
             "    10.1 MB/s\n")
     assert not any(c.baseline == 512 for c in claims(tmp_path, body))
     assert claims(tmp_path, "I just changed the template's max_sectors from 32767 to 64.\n") == []
+
+
+def test_a_changes_figures_in_brackets_after_it_are_its_pair(tmp_path: Path) -> None:
+    (c,) = claims(tmp_path, "For 1M blocks:\n\t\t1800% improvement in IO BW (120 MiB/s to 2280 MiB/s).\n")
+    assert (c.baseline, c.patched, c.unit, c.stated_change_pct) == (120, 2280, "MiB/s", 1800.0)
