@@ -902,3 +902,13 @@ def test_commands_and_parameters_set_are_no_results(tmp_path: Path) -> None:
 def test_a_changes_figures_in_brackets_after_it_are_its_pair(tmp_path: Path) -> None:
     (c,) = claims(tmp_path, "For 1M blocks:\n\t\t1800% improvement in IO BW (120 MiB/s to 2280 MiB/s).\n")
     assert (c.baseline, c.patched, c.unit, c.stated_change_pct) == (120, 2280, "MiB/s", 1800.0)
+
+
+def test_a_default_column_beside_a_patched_one_is_the_baseline(tmp_path: Path) -> None:
+    """`default` over one column and `patched` over the other: the default is the side the
+    switch has off; a caption's aside under the header (`ro (w/o -rw=rw)`) is no header,
+    and a row's own number (`Instance 1`) is its label, never a side."""
+    body = ("\t\tdefault\t\t\t\tpatched\nro (w/o -rw=rw option)\n"
+            "Instance 1\tr=11.3GiB/s\t\t\tr=35.4GiB/s\nInstance 2\tr=11.2GiB/s\t\t\tr=35.1GiB/s\n")
+    got = sorted((c.baseline, c.patched, c.unit) for c in claims(tmp_path, body))
+    assert got == [(11.2, 35.1, "GiB/s"), (11.3, 35.4, "GiB/s")]

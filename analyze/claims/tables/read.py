@@ -36,6 +36,7 @@ from .roles import (
     STATED,
     figure,
     names_a_side,
+    off_word,
     probe_unit,
     resolve_roles,
     role_of,
@@ -53,6 +54,8 @@ _MAX_ROW = 2_000  # regexes with adjacent optional whitespace only ever see shor
 
 
 _DIGIT = re.compile(r"\d")
+# a row named by a word and its number: `Instance 1`, `Run 2`, `job 3`
+_INDEX_LABEL = re.compile(r"^\s*[A-Za-z][A-Za-z_-]*\s+#?\d{1,3}(?![\d.,%])\b")
 # a kernel or firmware log's time stamp, with its level or caller: `[ 0.015116735,6]`, `[ 14.46][ T1]`
 _LOG_STAMP = re.compile(r"^\s*\[\s*\d+\.\d+(?:,\d+)?\]")
 _SEPARATOR = re.compile(r"^[\s|:+\-=_~]*[-=_~]{3}[\s|:+\-=_~]*$")
@@ -186,6 +189,11 @@ def _header(line: str) -> _Header | None:
     if not 2 <= len(cells) <= MAX_COLUMNS:
         return None
     roles = _variants(resolve_roles([c.text for c in cells]), cells, line)
+    if PATCHED in roles and BASELINE not in roles:
+        # (`default` over one column, `patched` over the other: the side the switch has off)
+        roles = [BASELINE if r is None and off_word(c.text) else r for r, c in zip(roles, cells, strict=True)]
+    if not pipe and words and ("(" in line or ")" in line):
+        return None  # a caption's aside split on its blanks (`ro (w/o -rw=rw option)`), no header
     if not pipe and words and (any(r is None for r in roles[1:]) or line.rstrip().endswith(":")):
         # words one space apart are a header only when each names a column (`threads before
         # after`); `Without your patches applied -` is a caption in words, and so is a line
@@ -465,6 +473,9 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
             pq = figure(pqs)
             if bq is None or pq is None:
                 continue
+            index = _INDEX_LABEL.match(line)
+            if index is not None and (bq.end <= index.end() or pq.end <= index.end()):
+                continue  # the row's own number (`Instance 1`, `Run 2`) is its label, no side
             stated = stated_in(_in_cell(qs, cols[s])) if s is not None else None
             if stated is None:
                 stated = stated_in([q for q in pqs if q is not pq])

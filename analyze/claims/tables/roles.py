@@ -145,6 +145,11 @@ _OFF = frozenset({"off", "disabled", "disable", "no", "none", "false", "0", "def
                   "unoptimized", "noopt"})
 _ON = frozenset({"on", "enabled", "enable", "yes", "true", "1", "with", "w/", "new", "after",
                  "patched", "patch", "patches", "opt", "optimized", "optimised", "fixed", "fix"})
+def off_word(label: str) -> bool:
+    """A label that is one word a switch has off: `default`, `stock`, `legacy`, `vanilla`."""
+    return label.strip().lower() in _OFF and not label.strip().isdigit()
+
+
 _SWITCH_TOKEN = re.compile(r"w/o|w/|[a-z][a-z0-9_]*|\d+(?:\.\d+)?")
 
 
