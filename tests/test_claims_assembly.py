@@ -363,7 +363,7 @@ Latency is 10% better too.
 
 
 def test_a_ratio_the_pair_beside_it_computes_to_is_no_claim_of_its_own():
-    body = "Each entry now takes 4 times as much space (8 bytes -> 32 bytes), sadly.\n"
+    body = "Each entry now uses 4 times as much memory (8 bytes -> 32 bytes), sadly.\n"
     claims = _claims(body)
     assert [(c.baseline, c.patched) for c in claims] == [(8, 32)]
 

@@ -912,3 +912,8 @@ def test_a_default_column_beside_a_patched_one_is_the_baseline(tmp_path: Path) -
             "Instance 1\tr=11.3GiB/s\t\t\tr=35.4GiB/s\nInstance 2\tr=11.2GiB/s\t\t\tr=35.1GiB/s\n")
     got = sorted((c.baseline, c.patched, c.unit) for c in claims(tmp_path, body))
     assert got == [(11.2, 35.1, "GiB/s"), (11.3, 35.4, "GiB/s")]
+
+
+def test_sizes_moved_by_an_arrow_with_no_word_of_memory_used_are_settings(tmp_path: Path) -> None:
+    got = claims(tmp_path, "The plan:\n\n- 64k --> 2 MiB journey next.\n- Memory used: 70 MiB -> 43 MiB\n")
+    assert [(c.baseline, c.patched, c.metric) for c in got] == [(70, 43, "memory")]

@@ -661,6 +661,12 @@ def _condition_after(rest: str) -> tuple[tuple[str, str], ...]:
     return (found,) if found else ()
 
 
+# words that make a pair of sizes a measured result: memory used, a footprint, a structure
+_SIZE_MEASURED = re.compile(
+    r"\b(?:mem\w*|footprint|usage|used|rss|consum\w*|alloc\w*|slab\w*|overhead|struct\w*"
+    r"|size\s+of|sizeof|text|data|bss|kmalloc|cache|pages?|heap|resident)\b", re.I)
+
+
 def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     """`tcp_rr: 512k -> 578k trans/s`, `4 threads: 3.1 Mpps -> 4.0 Mpps`, `X => Y`, `X → Y`.
 
@@ -687,6 +693,8 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     if not (bq.canonical_unit or pq.canonical_unit):
         # `512k -> 578k trans/s`: the unit written after the figures
         unit = unit_in_text(line[pq.end:pq.end + 40]) or unit
+    if (bq.canonical_unit or pq.canonical_unit) == "B" and not _SIZE_MEASURED.search(line):
+        return None  # a size set or planned (`64k --> 2 MiB journey next`), no result
     condition = label_condition(label) or _condition_after(line[pq.end:])
     context = label
     if not (unit or _MEASURE.search(label)):
