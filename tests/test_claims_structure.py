@@ -917,3 +917,13 @@ def test_a_default_column_beside_a_patched_one_is_the_baseline(tmp_path: Path) -
 def test_sizes_moved_by_an_arrow_with_no_word_of_memory_used_are_settings(tmp_path: Path) -> None:
     got = claims(tmp_path, "The plan:\n\n- 64k --> 2 MiB journey next.\n- Memory used: 70 MiB -> 43 MiB\n")
     assert [(c.baseline, c.patched, c.metric) for c in got] == [(70, 43, "memory")]
+
+
+def test_a_change_column_written_without_a_percent_sign_is_the_pairs_change(
+        tmp_path: Path) -> None:
+    """`delta` over `6.70`: the figure is the pair's change when the pair works out to it;
+    an absolute delta (bloat-o-meter's, `+12`) is no percentage."""
+    body = ("| test  | base[kiops] | new[kiops] | delta |\n|-------|-------------|------------|-------|\n"
+            "| read  |     567     |    605     | 6.70  |\n| write |     551     |    563     | 12    |\n")
+    got = {c.baseline: c.stated_change_pct for c in claims(tmp_path, body)}
+    assert got == {567: 6.70, 551: None}

@@ -477,6 +477,8 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
             if index is not None and (bq.end <= index.end() or pq.end <= index.end()):
                 continue  # the row's own number (`Instance 1`, `Run 2`) is its label, no side
             stated = stated_in(_in_cell(qs, cols[s])) if s is not None else None
+            if stated is None and s is not None:
+                stated = _bare_percent(_in_cell(qs, cols[s]), bq, pq)
             if stated is None:
                 stated = stated_in([q for q in pqs if q is not pq])
             condition: tuple[tuple[str, str], ...] = ()
@@ -496,6 +498,20 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
                 context=row_context,
             ))
     return out, j
+
+
+def _bare_percent(cell: Sequence[Quantity], bq: Quantity, pq: Quantity) -> Quantity | None:
+    """A change column's figure written without `%` (`| delta |` over `2.48`), read as the
+    percentage it is when the pair beside it works out to it; an absolute delta is not."""
+    if len(cell) != 1 or cell[0].kind != "number" or not bq.value:
+        return None
+    q = cell[0]
+    change = 100.0 * (pq.value - bq.value) / bq.value
+    digits = len(q.text.split(".")[1]) if "." in q.text else 0
+    if abs(q.value - change) > 0.5 * 10 ** -digits + 0.005 * abs(change) + 0.05:
+        return None
+    return Quantity(q.value, q.text, q.start, q.end, "percent", "%", "%", q.value, q.bound,
+                    q.sign, q.high)
 
 
 def find_table_measurements(lines: Sequence[str], max_rows: int = MAX_ROWS) -> list[Measurement]:
