@@ -927,3 +927,10 @@ def test_a_change_column_written_without_a_percent_sign_is_the_pairs_change(
             "| read  |     567     |    605     | 6.70  |\n| write |     551     |    563     | 12    |\n")
     got = {c.baseline: c.stated_change_pct for c in claims(tmp_path, body)}
     assert got == {567: 6.70, 551: None}
+
+
+def test_a_row_labels_hyphenated_number_stays_in_the_label(tmp_path: Path) -> None:
+    body = ("As client:\n                      base     patched\nTCP_STREAM send-64    734.14   754.20\n"
+            "TCP_STREAM send-128  1401.91  1495.05\n")
+    got = {dict(c.condition).get("row") or dict(c.condition).get("case") for c in claims(tmp_path, body)}
+    assert got == {"TCP_STREAM send-64", "TCP_STREAM send-128"}

@@ -41,7 +41,7 @@ _BULLET = re.compile(r"^[\s*#\-+•]+")
 # header line copied into the body, a sentence that ends and goes on.
 _NOT_HEADING = re.compile(
     r"^(?:On\b.*\bwrote|(?:To|Cc|From|Subject|Date|Sent|Reply-To)\s*:)|\w[.!?]\s+[A-Z]|wrote:\s*$")
-_FIGURE = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?")
+_FIGURE = re.compile(r"(?<![\w.])(?<![A-Za-z]-)[-+]?\d[\d,]*(?:\.\d+)?")
 # what a sentence's figure is for: `4% for the l2fwd sample`, `20% with zero-copy`
 _FOR_PHRASE = re.compile(
     r"^\s*(?:%|percent|x|times)?\s*(?:\w+\s+){0,3}?(?:for|on|with|in|under|when|using)\s+"
