@@ -20,26 +20,13 @@ from collections.abc import Sequence
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 
-from .pipe_runs import RULE, pipe_runs
+from .pipe_runs import RULE, Cell, pipe_cells, pipe_runs
 from .roles import BASELINE, PATCHED, names_a_side, resolve_roles, unit_in_text, with_unit
 
 _MAX_LINE = 400
 _MAX_ROWS = 200
 
-_Span = tuple[int, int, str]
-
-
-def _spans(line: str) -> list[_Span]:
-    """Each cell of a pipe row with where it stands: (start, end, text)."""
-    bars = [i for i, ch in enumerate(line) if ch == "|"]
-    if line.strip() and not line.lstrip().startswith("|"):
-        bars.insert(0, len(line) - len(line.lstrip()) - 1)
-    if not line.rstrip().endswith("|"):
-        bars.append(len(line.rstrip()))
-    return [(a + 1, b, line[a + 1:b].strip()) for a, b in zip(bars, bars[1:], strict=False)]
-
-
-def _columns(top: list[_Span], sub: list[_Span]) -> list[tuple[int, str | None, str]]:
+def _columns(top: list[Cell], sub: list[Cell]) -> list[tuple[int, str | None, str]]:
     """Each measure column of the second header: its index, the side over it, its name."""
     roles = resolve_roles([text for _, _, text in top[1:]])
     if BASELINE in roles and PATCHED not in roles:
@@ -67,7 +54,7 @@ def find_grouped_sides(lines: Sequence[str]) -> tuple[list[Measurement], set[int
         rows = [r for r in range(start, end) if not RULE.match(lines[r])]
         if len(rows) < 3 or not names_a_side(lines[rows[0]]):
             continue
-        top, sub = _spans(lines[rows[0]]), _spans(lines[rows[1]])
+        top, sub = pipe_cells(lines[rows[0]]), pipe_cells(lines[rows[1]])
         if not 3 <= len(top) < len(sub) or any(_figure(text) for _, _, text in sub[1:]):
             continue
         columns = _columns(top, sub)
@@ -78,7 +65,7 @@ def find_grouped_sides(lines: Sequence[str]) -> tuple[list[Measurement], set[int
             continue
         found = []
         for r in rows[2:]:
-            cells = _spans(lines[r])
+            cells = pipe_cells(lines[r])
             if len(cells) != len(sub):
                 continue
             label = cells[0][2]

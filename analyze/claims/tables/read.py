@@ -13,7 +13,6 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
@@ -28,6 +27,8 @@ from .flag_rows import find_flag_rows
 from .grouped_sides import find_grouped_sides
 from .lkp import find_lkp_measurements
 from .perf_stat import find_perf_stat_measurements
+from .pipe_runs import MAX_COLUMNS, pipe_cells
+from .pipe_runs import Cell as _Cell
 from .prefixed_rows import find_prefixed_rows
 from .roles import (
     BASELINE,
@@ -48,7 +49,6 @@ from .variant_rows import find_variant_rows
 from .vs_cells import find_vs_cells
 
 MAX_ROWS = DEFAULT_LIMITS.table_lines
-MAX_COLUMNS = 64  # more header cells than this is not a table a person wrote
 _MAX_HEADER = 400  # longer lines are prose or junk, not a header
 _MAX_ROW = 2_000  # regexes with adjacent optional whitespace only ever see short lines
 
@@ -72,31 +72,6 @@ __all__ = [
     "find_lkp_measurements", "find_perf_stat_measurements", "find_table_measurements",
     "probe_unit", "resolve_roles", "role_of", "stated_in", "unit_in_text", "with_unit",
 ]
-
-
-class _Cell(NamedTuple):
-    """A cell's span in its line and its text (a table has many: a tuple is cheap to make)."""
-
-    start: int
-    end: int
-    text: str
-
-
-_MAX_CELLS = MAX_COLUMNS * 4 + 1  # a longer row of pipes is cut here
-
-
-def _pipe_cells(line: str) -> list[_Cell]:
-    cells: list[_Cell] = []
-    start = 0
-    for part in line.split("|", _MAX_CELLS)[:_MAX_CELLS]:
-        end = start + len(part)
-        cells.append(_Cell(start, end, part.strip()))
-        start = end + 1
-    if cells and not cells[0].text and line.lstrip().startswith("|"):
-        cells = cells[1:]
-    if cells and not cells[-1].text and line.rstrip().endswith("|"):
-        cells = cells[:-1]
-    return cells
 
 
 def _spans(pattern: re.Pattern[str], line: str) -> list[_Cell]:
@@ -178,7 +153,7 @@ def _header(line: str) -> _Header | None:
         return None
     pipe = "|" in line and not _is_diffstat(line)
     if pipe:
-        cells = _pipe_cells(line)
+        cells = pipe_cells(line)
     elif "\t" not in line and "  " not in line and len(line.split()) > 6:
         return None  # words one space apart are one aligned cell, and too many for a header
     else:
@@ -219,7 +194,7 @@ def _row_columns(header: _Header, hline: str, line: str) -> tuple[list[_Cell | N
     `throughput` sits left of every header column and names the row."""
     n = len(header.cells)
     if header.pipe:
-        cells = _pipe_cells(line)
+        cells = pipe_cells(line)
         if len(cells) == n + 1 and hline.lstrip().startswith("|") \
                 and not line.lstrip().startswith("|"):
             # the header's label cell is blank (`      | baseline | ...`), the row's is not

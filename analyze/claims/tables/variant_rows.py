@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement
 
-from .pipe_runs import RULE, pipe_runs
+from .pipe_runs import RULE, pipe_cells, pipe_runs
 from .roles import BASELINE, PATCHED, names_a_side, resolve_roles, unit_in_text, with_unit
 
 _MAX_LINE = 400
@@ -49,25 +49,15 @@ def find_variant_rows(lines: Sequence[str]) -> list[Measurement]:
     return out
 
 
-def _spans(line: str) -> list[tuple[int, int, str]]:
-    """Each cell of a pipe row with where it stands: (start, end, text)."""
-    bars = [i for i, ch in enumerate(line) if ch == "|"]
-    if line.strip() and not line.lstrip().startswith("|"):
-        bars.insert(0, len(line) - len(line.lstrip()) - 1)
-    if not line.rstrip().endswith("|"):
-        bars.append(len(line.rstrip()))
-    return [(a + 1, b, line[a + 1:b].strip()) for a, b in zip(bars, bars[1:], strict=False)]
-
-
 def _groups(lines: Sequence[str], above: Sequence[int], header_line: int,
             width: int) -> list[tuple[str, str] | None]:
     """What the rows over the header say of each column: a row of fewer, wider cells
     (`| IOdepth |    8    |    16    |`) spans the header's cells standing under each of
     its own, and its first cell names what it varies. None for a column no such row spans."""
     out: list[tuple[str, str] | None] = [None] * width
-    under = _spans(lines[header_line])
+    under = pipe_cells(lines[header_line])
     for r in above:
-        spans = _spans(lines[r])
+        spans = pipe_cells(lines[r])
         if len(spans) < 2:
             continue
         name = spans[0][2].lower() or "group"
