@@ -68,6 +68,7 @@ MODULES = (
     "analyze.claims.tables.flag_rows",
     "analyze.claims.tables.grouped_sides",
     "analyze.claims.tables.lkp",
+    "analyze.claims.tables.named_rows",
     "analyze.claims.tables.perf_stat",
     "analyze.claims.tables.pipe_runs",
     "analyze.claims.tables.prefixed_rows",

@@ -934,3 +934,35 @@ def test_a_row_labels_hyphenated_number_stays_in_the_label(tmp_path: Path) -> No
             "TCP_STREAM send-128  1401.91  1495.05\n")
     got = {dict(c.condition).get("row") or dict(c.condition).get("case") for c in claims(tmp_path, body)}
     assert got == {"TCP_STREAM send-64", "TCP_STREAM send-128"}
+
+
+CLOSING_VERDICT = """\
+Sequential write:
+| Threads | Without patch | With patch |
+| 1       | 1000          | 1004       |
+| 8       | 7400          | 7385       |
+
+Random read:
+| Threads | Without patch | With patch |
+| 1       | 900           | 903        |
+| 8       | 6100          | 6500       |
+
+Note: the 8-thread random read runs vary from boot to boot.
+
+Across the runs I cannot see much influence of the patch.
+"""
+
+
+def test_a_verdict_closing_several_tables_covers_each(tmp_path: Path) -> None:
+    """The author's verdict after the results (past other tables and one note) makes the
+    small changes of every table above it neutral; a large one stays as its figures say."""
+    got = {c.baseline: c.direction for c in claims(tmp_path, CLOSING_VERDICT)}
+    assert got == {1000: "neutral", 7400: "neutral", 900: "neutral", 6100: "improvement"}
+
+
+def test_a_rows_iops_and_bandwidth_are_told_apart(tmp_path: Path) -> None:
+    body = ("4k random read:\n\n"
+            "Before:  IOPS=410k, BW=1601MiB/s\n"
+            "After:   IOPS=455k, BW=1777MiB/s\n")
+    got = {c.unit: c.condition for c in claims(tmp_path, body)}
+    assert got == {"kIOPS": (("measure", "IOPS"),), "MiB/s": (("measure", "bandwidth"),)}

@@ -657,3 +657,21 @@ def test_an_arrow_pair_takes_the_count_written_after_it(line: str, condition: di
     pair was read."""
     (m,) = find_list_measurements([line])
     assert dict(m.condition) == condition
+
+
+def test_offsets_and_lengths_moved_by_arrows_are_no_pair():
+    # a bio's offset+length as it is split: sums, not a figure before and after
+    assert find_list_measurements(["issued as 0+256k -> 512k+256k -> 256k+256k"]) == []
+
+
+def test_a_link_names_no_side():
+    """Lines under links whose paths hold `patch` are no runs of a patched side."""
+    text = """\
+[1]
+https://patches.example.org/project/netdev/patch/20250101-1-dev@example.org/
+[2]
+https://git.example.org/netdev/testing/commit/0123456789abcdef
+[3]
+https://patches.example.org/project/netdev/patch/20250102-2-dev@example.org/
+"""
+    assert find_list_measurements(text.splitlines()) == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyze.claims.lists.paired import find_paired_runs, side_caption
+from analyze.claims.lists.paired import _template, find_paired_runs, side_caption
 from analyze.claims.lists.read import find_list_measurements
 
 # run again on the compiled build: `make test-compiled`
@@ -618,3 +618,37 @@ After:
     # (the line's rate is its result, not how long the run took)
     assert [(m.baseline.value, m.patched.value, m.unit) for m in found] == [
         (1958210, 1176385, "IOPS")]
+
+
+def test_a_kernel_logs_bare_numbers_are_no_results():
+    """Two boots' logs under before/after: `port 2`, `supports 0-3,6-7` are ids and
+    states; a line's timed figure is a result."""
+    text = """\
+Log before this patch is applied:
+[    9.220149] fakenic 10000.ethernet eth1:  port 2 (mii) speed match none supports 0-3,6-7
+[    9.229758] fakenic 10000.ethernet eth1:  port 3 (gmii) speed match none supports 0-3,5-7
+[    9.301000] fakenic 10000.ethernet eth1: link up after 812 ms
+
+Log after this patch is applied:
+[    9.220150] fakenic 10000.ethernet eth1:  port 2 (mii) speed match none supports 0-3,6-7
+[    9.229759] fakenic 10000.ethernet eth1:  port 3 (gmii) speed match none supports 0-3,5-7
+[    9.250013] fakenic 10000.ethernet eth1: link up after 95 ms
+"""
+    found = find_paired_runs(text.splitlines(), set())
+    assert [(m.baseline.value, m.patched.value, m.unit) for m in found] == [(812, 95, "ms")]
+    # (each log line's figures as the pairing sees them: none but the timed one)
+    assert [line for line in text.splitlines() if _template(0, line) is not None] == [
+        text.splitlines()[3], text.splitlines()[8]]
+
+
+def test_values_named_in_slashes_give_their_mean():
+    """ping's `min/avg/max/mdev = a/b/c/d us`: the mean is the result, the rest spread."""
+    text = """\
+Without the series:
+rtt min/avg/max/mdev = 40.100/45.500/60.250/1.700 us
+
+With the series:
+rtt min/avg/max/mdev = 33.900/38.200/50.125/0.800 us
+"""
+    found = find_paired_runs(text.splitlines(), set())
+    assert [(m.baseline.value, m.patched.value, m.unit) for m in found] == [(45.5, 38.2, "us")]

@@ -123,3 +123,17 @@ def test_a_change_stated_for_the_tests_listed_under_it() -> None:
     # a sentence that points at no list keeps its one change
     plain = ["The tests have seen around ~30% regression with the commit.", *lines[1:]]
     assert len(spread_over_list(plain, find_percent_changes(plain))) == 1
+
+
+@pytest.mark.parametrize("sentence", [
+    "The table grows when the load doubles (above 12.5% with lfactor=-3) and shrinks when "
+    "it falls 16 times (below 0.78%).",
+    "Resizing starts once the fill level goes over 75%.",
+])
+def test_a_level_that_sets_something_off_is_no_change(sentence: str) -> None:
+    assert find_percent_changes([sentence]) == []
+
+
+def test_a_bound_after_a_condition_is_still_a_change():
+    found = find_percent_changes(["If we only look at the Rx side, the series raises throughput by above 20% there."])
+    assert [q.stated.value for q in found] == [20]

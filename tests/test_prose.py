@@ -895,3 +895,20 @@ def test_a_profile_share_is_no_claim(sentence: str) -> None:
 def test_a_cpu_utilisation_is_still_a_claim() -> None:
     found = find_prose_measurements(["CPU utilization went from 60% to 45% with the patch."])
     assert [(m.baseline.value, m.patched.value) for m in found] == [(60.0, 45.0)]
+
+
+@pytest.mark.parametrize("sentence", [
+    # release numbers, with a kernel named after or before them
+    "We first bisected a throughput regression from 4.19 to 5.15 in our vendor kernel.",
+    "The slowdown shows on kernel 5.4 vs 6.1 alike.",
+    # two sizes and nothing of memory used: a field or a message as built or found wrong
+    "The header the tool sends is too short, i.e. 56 bytes instead of 64 bytes.",
+    "The compare now reads 2 bytes instead of 4 bytes of the register.",
+])
+def test_versions_and_sizes_are_no_pairs(sentence: str) -> None:
+    assert find_prose_measurements([sentence]) == []
+
+
+def test_a_memory_saving_in_bytes_is_still_a_pair() -> None:
+    found = find_prose_measurements(["Memory used per socket drops from 2048 bytes to 1536 bytes."])
+    assert [(m.baseline.value, m.patched.value) for m in found] == [(2048.0, 1536.0)]

@@ -655,3 +655,19 @@ Before          After           Symbol
 1.40%           -1.31%          [.] memcpy
 """))
     assert ms == []
+
+
+def test_a_percent_change_column_after_a_diff_column():
+    """`diff | % change` after a pair: the percentage is the pair's stated change, the
+    absolute difference is not (the `%` written on the header's first line)."""
+    text = """\
+| Test       | Cycles |       |     | Nanosec |        |       |      % |
+| (bench_*)  | Before | After | diff|  Before |  After |  diff | change |
+|------------+--------+-------+-----+---------+--------+-------+--------|
+| alloc_free |     40 |    42 |    2|  11.120 | 11.680 | 0.560 |    5.0 |
+| recycle    |    120 |   150 |   30|  33.400 | 41.750 | 8.350 |   25.0 |
+"""
+    found = find_table_measurements(text.splitlines())
+    assert sorted((m.baseline.value, m.patched.value, m.stated and m.stated.value) for m in found
+                  if m.baseline.value > 10 and m.baseline.value < 40) == [
+        (11.12, 11.68, 5.0), (33.4, 41.75, 25.0)]

@@ -47,6 +47,7 @@ from analyze.claims.shared_unit import with_named_units
 from analyze.claims.siblings import headings, tell_apart
 from analyze.claims.spread_rows import is_spread
 from analyze.claims.tables.box_rows import merged_box_rows
+from analyze.claims.tables.named_rows import find_named_rows, introduced_words
 from analyze.claims.tables.read import find_table_measurements
 from analyze.claims.tables.roles import series_words
 from analyze.claims.tables.verified import find_verified_pairs
@@ -706,6 +707,20 @@ def _last_line(lines: Sequence[str], m: Measurement) -> int:
 _MAX_SPAN = 400
 
 
+class _Introduced:
+    """The words a message introduces something by (`a new hybrid poll`), read from its
+    body once, and only when a reader asks."""
+
+    def __init__(self, message: Message) -> None:
+        self._message = message
+        self._words: frozenset[str] | None = None
+
+    def __call__(self) -> frozenset[str]:
+        if self._words is None:
+            self._words = introduced_words(self._message.body.lines)
+        return self._words
+
+
 def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[Claim, ...]:
     """The claims one message writes or quotes. Depends on the message alone. LimitExceeded
     when one of its tables or lists runs past `limits.table_lines`."""
@@ -713,6 +728,7 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
     figures: list[Claim] = []  # from tables, lists and sentences
     rows = limits.table_lines
     series = series_words(message.subject.name)
+    introduced = _Introduced(message)
     for block in _blocks(message):
         used: set[int] = set()
         # pairs a table's own percentages prove first: where another reader paired the
@@ -724,8 +740,11 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
         listed = listing_lines(block.lines) | code_size_lines(block.lines)
+        paired = find_paired_runs(block.lines, taken, series)
+        taken.update(i for m in paired for i in range(m.line, _last_line(block.lines, m) + 1))
+        by_name = find_named_rows(block.lines, taken, series, introduced)
         measurements = _with_counted(block, without_supporting_counters(
-            _not_logged([m for m in (*read, *find_paired_runs(block.lines, taken, series))
+            _not_logged([m for m in (*read, *paired, *by_name)
                          # (a bare row of zeros measured nothing: mmtests' `SeqCreate del 0.00`)
                          if not _in_listing(m, listed) and not is_spread(block.lines, m)
                          and not _one_line_twice(m) and not (

@@ -293,8 +293,7 @@ def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
     """The claims, each group of siblings (same metric, unit and condition, several) given
     what sets each apart: the heading it stands under as its `section`, else its row's label, else
     its column. `lines`: the body's lines as its readers see them, quote markers off."""
-    claims = _cornered(claims, lines)
-    # (two claims of one metric in different units, Mb/s and pps, are told apart already)
+    claims = _by_quantity(_cornered(claims, lines))
     groups: dict[tuple[str, str | None, tuple[tuple[str, str], ...]], list[int]] = {}
     for k, claim in enumerate(claims):
         if claim.line is not None:
@@ -318,6 +317,32 @@ def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
                 break
         for group in tied:
             _tell_apart_in_place(out, group, lines)
+    return out
+
+
+# what a unit counts, said as a measure: a row's IOPS beside its bandwidth
+_QUANTITY = {"ops/s": "IOPS", "B/s": "bandwidth", "pps": "packet rate", "bit/s": "bit rate",
+             "s": "time", "B": "size", "%": "share", "trans/s": "transaction rate",
+             "req/s": "request rate", "cycles": "cycles"}
+
+
+def _by_quantity(claims: Sequence[Claim]) -> Sequence[Claim]:
+    """Claims of one metric and condition in different units (a row's `KIOPS` and its
+    `MiB/s`) are different quantities: each gets the one its unit counts as `measure`,
+    where no reader named one."""
+    groups: dict[tuple[str, tuple[tuple[str, str], ...]], set[str | None]] = {}
+    for c in claims:
+        groups.setdefault((c.metric, c.condition), set()).add(c.canonical_unit)
+    if all(len(units) < 2 for units in groups.values()):
+        return claims
+    out = []
+    for c in claims:
+        units = groups[(c.metric, c.condition)]
+        if len(units) > 1 and not any(key == "measure" for key, _ in c.condition):
+            name = _QUANTITY.get(c.canonical_unit or "", c.unit or "")
+            if name:
+                c = replace(c, condition=(*c.condition, ("measure", name)))
+        out.append(c)
     return out
 
 

@@ -9,8 +9,10 @@ last digits:
     After:              2080 2078 2078 2079 Mb/sec
 
 The verdict is read in the paragraph right above the results or right below them (the run
-of lines the claim stands in, and one paragraph either side); it covers the claims of that
-run whose change is small enough to be the noise the author saw. A large change beside it
+of lines the claim stands in, and one paragraph either side), or in the prose that closes
+the results below it, past other tables and one note ("overall no noticeable
+differences" under three tables); it covers the claims whose change is small enough to be
+the noise the author saw. A large change beside it
 is the author's exception ("no difference, except for send-64 at +20%"), left as it is.
 """
 
@@ -36,7 +38,10 @@ _VERDICT = re.compile(
     r"|\b(?:does|did|do)\s*(?:not|n't)\s+(?:help|matter|make\s+(?:a|any)\s+(?:real\s+)?difference)\b"
     r"|\bperformance\s+(?:is|was|stays|remains|stayed|remained)\s+(?:the\s+same|unchanged|identical)\b"
     r"|\b(?:is|are|was|were|be|looks?|seems?|generally|mostly|largely|performance[- ])\s+neutral\b"
-    r"|\b(?:very|pretty|quite|rather)\s+similar\b|\babout\s+the\s+same\b|\bon\s+par\b",
+    r"|\b(?:very|pretty|quite|rather)\s+similar\b|\babout\s+the\s+same\b|\bon\s+par\b"
+    r"|\b(?:very|pretty|quite)\s+alike\b"
+    r"|\b(?:can(?:not|'t)|could(?:n't|\s+not)|do(?:n't|\s+not)|did(?:n't|\s+not))\s+see\s+"
+    r"(?:much|any|a|real|significant|noticeable)?\s*(?:influence|impact|difference|change)s?\b",
     re.I)
 # where the verdict's sentence ends: a question ("no difference?") is no verdict
 _SENTENCE_END = re.compile(r"[.?!](?:\s|$)")
@@ -75,6 +80,39 @@ def _paragraph_below(lines: Sequence[str], end: int) -> str:
     return " ".join(out)
 
 
+_MAX_BELOW = 80  # lines read below a run for the verdict on all the results above it
+_FIGURES = re.compile(r"\d[\d.,]*\D+\d")  # two figures on a line: a row of results
+
+
+def _data(run: Sequence[str]) -> bool:
+    """A run of results, not of prose: rows of figures, a table's rules and captions."""
+    rows = sum(1 for line in run if "|" in line or _FIGURES.search(line) or len(line.strip()) <= 40)
+    return rows * 2 >= len(run)
+
+
+def _verdict_after_results(lines: Sequence[str], end: int) -> bool:
+    """The author's verdict after the results that follow a run, not only right below it:
+    a paragraph closing several tables ("overall no noticeable differences"), or after one
+    note on them ("Notice: ... is unstable"), covers every run above it. Reads down over runs
+    of results to the second paragraph of prose."""
+    k, prose = end, 0
+    while k < len(lines) and k - end < _MAX_BELOW:
+        while k < len(lines) and not lines[k].strip():
+            k += 1
+        start = k
+        while k < len(lines) and lines[k].strip() and k - start < _MAX_PARAGRAPH:
+            k += 1
+        run = lines[start:k]
+        if not run or _data(run):
+            continue
+        if _says_no_difference(" ".join(run)):
+            return True
+        prose += 1
+        if prose == 2:
+            return False
+    return False
+
+
 def _says_no_difference(text: str) -> bool:
     for m in _VERDICT.finditer(text):
         end = _SENTENCE_END.search(text, m.end())
@@ -102,6 +140,6 @@ def with_verdicts(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
             inside = " ".join(lines[run[0]:run[1]])
             said[run] = any(_says_no_difference(t) for t in (
                 _paragraph_above(lines, run[0]), _paragraph_below(lines, run[1]),
-                inside if len(inside) < 2000 else ""))
+                inside if len(inside) < 2000 else "")) or _verdict_after_results(lines, run[1])
         out.append(replace(c, direction="neutral") if said[run] else c)
     return out

@@ -288,6 +288,8 @@ def metric_of(canonical_unit: str | None, context: str = "") -> str:
     change); a counter's dotted name (`vmstat.cpu.sy`) goes by its monitor; figures without
     a unit take the metric of the first context words found (header, caption, row label).
     """
+    if canonical_unit == "B" and context:
+        return _bytes_metric(context[:2000])
     if canonical_unit in _BY_CANONICAL:
         return _BY_CANONICAL[canonical_unit]
     if len(context) <= _MAX_KEPT_CONTEXT:
@@ -305,6 +307,20 @@ def _kept_metric(canonical_unit: str | None, context: str) -> str:
     return _metric(canonical_unit, context)
 
 
+# A size in bytes is of a structure as built (metric `size`: docs/claims.md) where the words
+# name one, `struct`, `sizeof`, a stack frame, an array, and nothing of memory used.
+_BUILT = compile_words(r"\bstruct\b|\bsizeof\b|\bstack\b|\bframe size|\bsize of\b|\barray\b", re.I)
+_MEMORY_USED = compile_words(r"memory|\bmem\b|\brss\b|slab|footprint|consum|allocat|\bkmalloc", re.I)
+# a share of something else than a CPU's time: `network utilisation`, `link utilization`
+_OTHER_SHARE = compile_words(
+    r"\b(?:network|link|bus|disk|pcie|wire|nic|device|port)\s+(?:utili[sz]ation|util|usage|load)\b", re.I)
+
+
+@lru_cache(maxsize=1024)
+def _bytes_metric(context: str) -> str:
+    return "size" if _BUILT.search(context) and not _MEMORY_USED.search(context) else "memory"
+
+
 def _metric(canonical_unit: str | None, context: str) -> str:
     if canonical_unit == "s":
         if _CPU_TIME.search(context):
@@ -313,6 +329,8 @@ def _metric(canonical_unit: str | None, context: str) -> str:
         # a run, a boot or a callback took: a wall-clock time)
         return "latency" if _LATENCY_WORDS.search(context) else "time"
     if canonical_unit == "%":
+        if _OTHER_SHARE.search(context) and not re.search(r"\bcpus?\b", context, re.I):
+            return "other"
         return "cpu" if _CPU_PERCENT.search(context) else "other"
     counter = _counter_metric(context.strip())
     if counter is not None:

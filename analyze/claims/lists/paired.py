@@ -258,7 +258,14 @@ def _shape(line: str) -> tuple[str, str, tuple[Quantity, ...], tuple[Quantity | 
     # `1230907 pps  ( 71.72)` beside `1207447 pps  ( 70.5%)`; never a result)
     every = [q for q in find_quantities(text) if not _is_label(text, q) and not _bracketed(text, q)]
     found = _without_spreads(every)
+    dropped: list[Quantity] = []
+    if "/" in text and "=" in text:
+        found, dropped = _slashed_mean(text, found)
     qs = tuple(q for q in found if q.kind != "percent")
+    if stamp:
+        # (a kernel log line's bare numbers are ids and states, `interface 23`, `port 2`;
+        # its results are timed or rated: `link up in 120 ms`)
+        qs = tuple(q for q in qs if q.unit)
     if not qs:
         return None
     # (a share is no change: `time`'s `97% cpu`)
@@ -274,7 +281,8 @@ def _shape(line: str) -> tuple[str, str, tuple[Quantity, ...], tuple[Quantity | 
     # unit: `2847 MB/s` on one side is `3183 Mb/s` on the other)
     marks = sorted([*((q, f"\x00{'t' if q.canonical_unit == 's' else ''}{q.bound or ''}\x00")
                       for q in qs),
-                    *((q, " ± ") for q in every if is_spread(q))],
+                    *((q, " ± ") for q in every if is_spread(q)),
+                    *((q, "#") for q in dropped)],
                    key=lambda mark: mark[0].start)
     parts, pos = [], 0
     for q, mark in marks:
@@ -300,6 +308,33 @@ def _shape(line: str) -> tuple[str, str, tuple[Quantity, ...], tuple[Quantity | 
 
 _NUMBERED_LABEL = re.compile(r"^\s*[^\s:]*\d[^\s:]*(?=:\s)")
 _DIGITS = re.compile(r"\d+")
+
+
+# `rtt min/avg/max/mdev = 42.087/44.438/59.508/1.533 us`: names and values joined by slashes
+_SLASHED = re.compile(r"\b([a-z]+(?:/[a-z]+)+)\s*=\s*(\d[\d.]*(?:/\d[\d.]*)+)(?:\s*([a-zµμ]+))?", re.I)
+_MEAN_KEYS = ("avg", "mean", "average")
+
+
+def _slashed_mean(text: str, found: list[Quantity]) -> tuple[list[Quantity], list[Quantity]]:
+    """Of values named in slashes, the mean alone, with the unit written after the last
+    (ping's `min/avg/max/mdev = .../... us`): the rest is spread, never a result (rule 4 of
+    docs/claims.md); none of them when no name is a mean. The figures kept, and those left
+    out."""
+    m = _SLASHED.search(text)
+    if m is None:
+        return found, []
+    keys = m.group(1).lower().split("/")
+    inside = [q for q in found if m.start(2) <= q.start < m.end()]
+    if len(inside) != len(keys):
+        return found, []
+    mean = next((k for k, key in enumerate(keys) if key in _MEAN_KEYS), None)
+    rest = [q for q in found if q not in inside]
+    if mean is None:
+        return rest, inside
+    q = inside[mean]
+    unit = m.group(3) if m.group(3) and unit_in_text(m.group(3)) else None
+    kept = with_unit(q, unit) if unit and q.unit is None else q
+    return sorted([*rest, kept], key=lambda o: o.start), [o for o in inside if o is not q]
 
 
 def _without_spreads(qs: Iterable[Quantity]) -> list[Quantity]:
@@ -404,8 +439,11 @@ def _results(line: str, qs: Sequence[Quantity]) -> list[int]:
         totals = [k for k in times if _TOTAL.match(line, qs[k].end)]
         if totals:
             return totals
+        # (the mean of values named in slashes was kept alone: `min/avg/max = 1/2/3 us`)
+        slashed = _SLASHED.search(line) if "/" in line else None
         return [k for k in times if not _NOT_RESULT_WORD.search(line[max(0, qs[k].start - 24):
-                                                                      qs[k].start])]
+                                                                      qs[k].start])
+                or (slashed is not None and slashed.start(2) <= qs[k].start < slashed.end(2))]
     # fio's `lat (nsec): min=547, max=2929.3k, avg=1074.98, stdev=6498.72`: the mean is
     # the result, its spread beside it supports it
     means = [k for k in places if _MEAN_KEY.search(line[max(0, qs[k].start - 8):qs[k].start])]

@@ -19,6 +19,7 @@ from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities as _find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
 from analyze.claims.listings import code_listing_lines
+from analyze.claims.prose.settings import SIZE_MEASURED
 from analyze.claims.shell.commands import TOOLS, find_commands
 from analyze.claims.shell.conditions import counted_condition, label_condition
 from analyze.claims.tables.read import MAX_ROWS, ShellContext
@@ -661,10 +662,6 @@ def _condition_after(rest: str) -> tuple[tuple[str, str], ...]:
     return (found,) if found else ()
 
 
-# words that make a pair of sizes a measured result: memory used, a footprint, a structure
-_SIZE_MEASURED = re.compile(
-    r"\b(?:mem\w*|footprint|usage|used|rss|consum\w*|alloc\w*|slab\w*|overhead|struct\w*"
-    r"|size\s+of|sizeof|text|data|bss|kmalloc|cache|pages?|heap|resident)\b", re.I)
 
 
 def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
@@ -688,12 +685,14 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
         return None
     if _ARROW.match(line[pq.end:pq.end + 4]) or _ARROW.search(line[max(0, bq.start - 5):bq.start]):
         return None  # `31 -> 29 -> 30 -> 32`: a figure's path across patches, not one pair
+    if line[pq.end:pq.end + 1] == "+" or line[bq.start - 1:bq.start] == "+":
+        return None  # `0+512k -> 1M+512k`: offsets and lengths, sums, not figures
     label = line[:bq.start].strip(" \t:-,;")
     unit = bq.unit or pq.unit
     if not (bq.canonical_unit or pq.canonical_unit):
         # `512k -> 578k trans/s`: the unit written after the figures
         unit = unit_in_text(line[pq.end:pq.end + 40]) or unit
-    if (bq.canonical_unit or pq.canonical_unit) == "B" and not _SIZE_MEASURED.search(line):
+    if (bq.canonical_unit or pq.canonical_unit) == "B" and not SIZE_MEASURED.search(line):
         return None  # a size set or planned (`64k --> 2 MiB journey next`), no result
     condition = label_condition(label) or _condition_after(line[pq.end:])
     context = label

@@ -68,6 +68,10 @@ _SHARE_BEFORE = compile_words(r"(?:utili[sz]ation|usage|util|idle|busy|load|prof
                               r"\W*\s*$", re.I)
 _SETTING = re.compile(r"[\w.\-]+\s*[:=]\s*$")  # `nr_threads: 50%`, `thresh=90%`
 _BOUND_BEFORE = re.compile(r"\b(?:less|more|fewer|lower|higher|greater)\s+than\s*[~≈]?\s*$", re.I)
+# a level that sets something off, not a change: `grows when the load increases 2+ times
+# (above 12.5%)`, `shrinks once it falls below 0.78%`
+_THRESHOLD_BEFORE = re.compile(r"\b(?:above|below|over|under|exceeds?|reach(?:es)?)\s*[~≈]?\s*$", re.I)
+_CONDITIONAL = re.compile(r"\b(?:when|whenever|once|until|if)\b", re.I)
 _CAPTION = re.compile(r"^\s*(?:[-*•]\s+)?[A-Za-z][\w ./\-()]{0,60}:\s*$")
 _A_PERCENT = re.compile(r"\d\s*%")
 _SIGNED_PERCENT = re.compile(r"[+\-−]\s*\d[\d.,]*\s*%")
@@ -93,6 +97,12 @@ def _is_change(text: str, q: Quantity, caption: str, line: str) -> bool:
         return False  # perf's call graph: `|--76.60%--pipapo_insert`
     if _SETTING.search(before) and not _CHANGE.search(before):
         return False
+    if _THRESHOLD_BEFORE.search(before):
+        # (in the clause of the condition: `If we look at Tx, it increases throughput with
+        # above 20%` states a change after its condition)
+        clause_start = max(text.rfind(c, 0, q.start) for c in ",;.") + 1
+        if _CONDITIONAL.search(text, clause_start, q.start):
+            return False
     # (the words of a bound are no change: "usage will be less than 1%" is a level; "more
     # than 10% faster" still has its word of change)
     if _CHANGE.search(_clause(text, q, drop_bound=q.bound is not None)):

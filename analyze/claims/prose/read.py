@@ -27,7 +27,7 @@ from analyze.claims.lexer.units import metric_of
 from .gate import could_match
 from .no_change import is_no_change
 from .sentences import MAX_SENTENCE, Candidate, candidates
-from .settings import RESULT, SETTING, SETTING_AFTER
+from .settings import RESULT, SETTING, SETTING_AFTER, SIZE_MEASURED, VERSION_AFTER, VERSION_BEFORE
 from .shape import (
     NOTHING,
     ChangeRef,
@@ -273,16 +273,38 @@ def _option_value(text: str, m: Measurement) -> bool:
     return any(_OPTION_BEFORE.search(text[max(0, q.start - 40):q.start]) for q in (m.baseline, m.patched))
 
 
+_INSTEAD = re.compile(r"\binstead\s+of\b", re.I)
+
+
+def _versions(text: str, m: Measurement) -> bool:
+    """Two release numbers, not figures: bare dotted numbers with a kernel or release named
+    right before or after them (`a regression from 5.10 to 6.6 in downstream kernel`)."""
+    b, p = m.baseline, m.patched
+    if b.unit or p.unit or "." not in b.text or "." not in p.text:
+        return False
+    first, last = (b, p) if b.start < p.start else (p, b)
+    return bool(VERSION_AFTER.match(text, last.end) or VERSION_BEFORE.search(text, 0, first.start))
+
+
 def _setting(text: str, m: Measurement) -> bool:
     """A sentence's pair is a setting or a size, not a result: the words before it in its
     clause, since the figure before it, name a setting (default, timeout, limit, offset,
     bytes, ...) and neither they nor the pair name a result (performance, faster, latency,
     took, ...) nor is the pair a rate."""
+    if _versions(text, m):
+        return True
+    first, last = min(m.baseline.start, m.patched.start), max(m.baseline.end, m.patched.end)
+    if (m.patched.canonical_unit or m.baseline.canonical_unit) == "B" \
+            and _INSTEAD.search(text, first, last) \
+            and not SIZE_MEASURED.search(clause_around(text, first, last)):
+        # one size instead of another, and nothing of memory used: a field or a message as
+        # built or found wrong, a run's setting (`80 bytes instead of 120`, `4kB IOs instead
+        # of 512 byte IOs`); a structure shrunk `from 24 bytes to 16` is a size claim
+        return True
     if (m.patched.canonical_unit or m.baseline.canonical_unit) == "Hz":
         return True  # a frequency is set (`the sampling rate from 100Hz to 976562.5Hz`), not measured
     if metric_of(m.patched.canonical_unit or m.baseline.canonical_unit) in ("throughput", "transactions"):
         return False  # a rate is a result (`with 64 byte packets ... from 11.2 Mpps to 12.7 Mpps`)
-    first, last = min(m.baseline.start, m.patched.start), max(m.baseline.end, m.patched.end)
     clause = clause_around(text, first, last)
     at = text.find(clause)
     before = clause[:max(0, first - at)] if at >= 0 else text[max(0, first - 80):first]

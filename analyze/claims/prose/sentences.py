@@ -60,6 +60,19 @@ _TABLE_LIKE = re.compile(r"\|[^|]*\||\t|\S {3,}\S")
 _COMMAND = re.compile(r"\s*(?:[$#] |\[.{0,40}\][$#] |diff --git |@@ |--- |\+\+\+ )")
 _TRAILER = re.compile(r"[A-Z][A-Za-z-]{1,40}-by: ")
 _INDENTED = re.compile(r"(?: {4,}|\t)\S")
+# `- page copy:\t\t\t37.77M vs. 42.40M, +12%`: a label's colon and the gap that aligns what
+# follows it with the lines around, in a list of sentences; a table row has gaps between
+# its cells too
+_ALIGNED_LABEL = re.compile(r"\s*[^|\t:]{1,60}:[ \t]+(?=\S)")
+
+
+def _table_like(line: str) -> bool:
+    """A table row or aligned output (pipes, tabs or wide gaps between cells), not a
+    labelled sentence aligned after its colon."""
+    if _TABLE_LIKE.search(line) is None:
+        return False
+    label = _ALIGNED_LABEL.match(line)
+    return label is None or _TABLE_LIKE.search(line, label.end()) is not None
 
 
 _LAST: list[tuple[Sequence[str], list[Paragraph]]] = []  # the last block's, by identity
@@ -91,7 +104,7 @@ def _split_paragraphs(lines: Sequence[str]) -> list[Paragraph]:
         # list item a bullet, a digit, `(`, or a small letter before `.` or `)`)
         if not line or line.startswith(">") or (line[0] in "$#[d@-+" and _COMMAND.match(raw)) \
                 or ("-by: " in line and _TRAILER.match(line)) \
-                or (("|" in line or "\t" in line or "   " in line) and _TABLE_LIKE.search(line)):
+                or (("|" in line or "\t" in line or "   " in line) and _table_like(line)):
             if parts:
                 out.append(Paragraph(" ".join(parts), tuple(starts), tuple(indexes)))
                 parts, starts, indexes, size = [], [], [], 0

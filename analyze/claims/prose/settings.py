@@ -31,3 +31,14 @@ RESULT = re.compile(
 SETTING_AFTER = re.compile(
     r"\s*(?:[A-Za-z]{1,6}\s+)?(?:sleeps?|delays?|timers?|timeouts?|intervals?|period|"
     r"descriptors?|entries|slots?|limits?|caps?|thresholds?|budgets?|polls?|ticks?)\b", re.I)
+
+
+# Words that make a pair of sizes a measured result: memory used, a footprint, a structure's
+# size; without them two sizes are what was set, planned or found wrong (`80 bytes instead
+# of 120`, `64k --> 2 MiB`).
+SIZE_MEASURED = re.compile(
+    r"\b(?:mem\w*|footprint|usage|used|rss|consum\w*|alloc\w*|slab\w*|overhead|struct\w*"
+    r"|size\s+of|sizeof|text|data|bss|kmalloc|cache|pages?|heap|resident)\b", re.I)
+# A pair of release numbers: `from 5.10 to 6.6 in downstream kernel`, `kernel 6.1 vs 6.6`
+VERSION_AFTER = re.compile(r"\s*(?:(?:in|on|of|with)\s+)?(?:[\w-]+\s+){0,2}?(?:kernels?|releases?)\b", re.I)
+VERSION_BEFORE = re.compile(r"\b(?:kernels?|linux|releases?|versions?|v)\s*$", re.I)

@@ -107,7 +107,11 @@ class _Header:
     condition: int | None
 
 
-def _pairs(roles: Sequence[str | None]) -> list[tuple[int, int, int | None]]:
+# of two change columns after a pair (`diff | % change`), the one that is a percentage
+_RELATIVE = re.compile(r"%|percent|\bchange|gain|improv|speed", re.I)
+
+
+def _pairs(roles: Sequence[str | None], texts: Sequence[str] = ()) -> list[tuple[int, int, int | None]]:
     bases = [i for i, r in enumerate(roles) if r == BASELINE]
     patched = [i for i, r in enumerate(roles) if r == PATCHED]
     if not bases or not patched:
@@ -121,8 +125,10 @@ def _pairs(roles: Sequence[str | None]) -> list[tuple[int, int, int | None]]:
     out: list[tuple[int, int, int | None]] = []
     for k, (b, p) in enumerate(raw):
         limit = min(raw[k + 1]) if k + 1 < len(raw) else len(roles)
-        stated = next((i for i in range(max(b, p) + 1, limit) if roles[i] == STATED), None)
-        out.append((b, p, stated))
+        changes = [i for i in range(max(b, p) + 1, limit) if roles[i] == STATED]
+        relative = [i for i in changes if texts and _RELATIVE.search(texts[i])]
+        chosen = relative or changes
+        out.append((b, p, chosen[0] if chosen else None))
     return out
 
 
@@ -174,7 +180,7 @@ def _header(line: str) -> _Header | None:
         # after`); `Without your patches applied -` is a caption in words, and so is a line
         # that ends in a colon (`Using two threads, baseline kernel:`): it leads into what follows
         return None
-    pairs = _pairs(roles)
+    pairs = _pairs(roles, [c.text for c in cells])
     if not pairs:
         return None
     # A sentence split on single spaces is not a header: every cell must be short.

@@ -79,7 +79,13 @@ def _kept_role(text: str) -> str | None:
     return _role(text)
 
 
+# a link names no side, whatever words its path holds (`.../project/netdevbpf/patch/...`)
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,9}://\S+", re.I)
+
+
 def _role(text: str) -> str | None:
+    if "://" in text:
+        text = _URL.sub(" ", text)
     if not _ANY_ROLE.search(text):
         return None
     if _NOISE.search(text):
@@ -103,6 +109,8 @@ def names_a_side(text: str) -> bool:
 @lru_cache(maxsize=32768)
 def _names_a_side(text: str) -> bool:
     # Kept per line: the table and list readers both ask it of every line of a block.
+    if "://" in text:
+        text = _URL.sub(" ", text)
     return _SIDE.search(text) is not None
 
 
@@ -175,6 +183,23 @@ def contrast_roles(first: str, second: str) -> tuple[str, str] | None:
     if (a_off or (not only_a and b_on)) and not a_on and not b_off:
         return BASELINE, PATCHED
     if (b_off or (not only_b and a_on)) and not b_on and not a_off:
+        return PATCHED, BASELINE
+    return None
+
+
+def switch_roles(first: str, second: str) -> tuple[str, str] | None:
+    """The roles of two labels that differ only as a switch does: every word one has and
+    the other has not is a word of a switch, off (or plain) on one side and on on the other
+    (`coalesce 0` and `coalesce 1`, `nowait-off` and `nowait-on`; not `proto 0` and `proto
+    17`, nor `no snoop` and `snoop`). Stricter than `contrast_roles`, for labels nothing else says are two sides."""
+    a, b = _switch_tokens(first), _switch_tokens(second)
+    only_a = {t for t in a if t not in b}
+    only_b = {t for t in b if t not in a}
+    if not only_a or not only_b:
+        return None  # (`no snoop` and `snoop` are two things, not a switch's two settings)
+    if only_a <= _OFF and only_b <= _ON:
+        return BASELINE, PATCHED
+    if only_a <= _ON and only_b <= _OFF:
         return PATCHED, BASELINE
     return None
 

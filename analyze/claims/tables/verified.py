@@ -293,8 +293,9 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
         change = _change(g.q, f.q)
         stated = p.q
         if change is not None and stated.value and (change < 0) != (stated.value < 0) \
-                and abs(change) > 0.05:
-            # printed as a gain where the figure fell: signed as the figure moved
+                and abs(change) > 0.05 and _agrees(change, stated):
+            # printed as a gain where the figure fell: signed as the figure moved (a
+            # percentage that is not this change at all is kept as written: rule 10)
             stated = Quantity(-stated.value, stated.text, stated.start, stated.end, stated.kind,
                               stated.unit, stated.canonical_unit,
                               None if stated.canonical_value is None else -stated.canonical_value,
