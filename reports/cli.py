@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import gc
 import io
+import os
 import shutil
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -608,6 +611,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code if isinstance(code, int) else EXIT_OK
 
 
+def _interrupt(_signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C as a KeyboardInterrupt, except inside Python's import machinery: raised in a
+    module lock's callback it would be "ignored" with a traceback printed and the command
+    would go on. There it is sent again a moment later, once the import is done."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            timer = threading.Timer(0.02, os.kill, (os.getpid(), signal.SIGINT))
+            timer.daemon = True
+            timer.start()
+            return
+        frame = frame.f_back
+    raise KeyboardInterrupt
+
+
 def run() -> None:
     """The `patchperf` command as installed: main(), then the process exits.
 
@@ -618,7 +635,7 @@ def run() -> None:
     opens (stores, files) before main() returns. Tests call main() and keep their collector."""
     # from here a Ctrl-C is a KeyboardInterrupt again: the command rolls back what it has
     # open and says "interrupted" (reports/entry.py quieted it while the command loaded)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, _interrupt)
     code = main()
     # The work is done and committed: a Ctrl-C now would only interrupt the interpreter's
     # shutdown and print a traceback from its atexit handlers.

@@ -966,3 +966,34 @@ def test_a_rows_iops_and_bandwidth_are_told_apart(tmp_path: Path) -> None:
             "After:   IOPS=455k, BW=1777MiB/s\n")
     got = {c.unit: c.condition for c in claims(tmp_path, body)}
     assert got == {"kIOPS": (("measure", "IOPS"),), "MiB/s": (("measure", "bandwidth"),)}
+
+
+OUTLINE = (
+    "Results, copy offload against a read and a write:\n"
+    "\tSetup A: link 10 Gb/s\n"
+    "\t\tHost: a desktop box\n"
+    "\t\tblock size 4k:\n"
+    "\t\t\t80% improvement in IO BW (100 MiB/s to 180 MiB/s).\n"
+    "\t\t\tNetwork utilisation drops from  95% to 20%.\n"
+    "\t\tblock-size 1M:\n"
+    "\t\t\t900% improvement in IO BW (110 MiB/s to 1100 MiB/s).\n"
+    "\tSetup B: link 100 Gb/s\n"
+    "\t\tHost: a server\n"
+    "\t\tblock-size 4k:\n"
+    "\t\t\t5% improvement in IO BW (700 MiB/s to 735 MiB/s).\n"
+    "\t\t\tNetwork utilisation drops from  7% to 0.2%.\n"
+    "\t\tblock-size 1M:\n"
+    "\t\t\t20% improvement in IO BW (1000 MiB/s to 1200 MiB/s).\n")
+
+
+def test_an_outlines_levels_tell_its_cases_apart(tmp_path: Path) -> None:
+    """Cases indented under setups: the case's label, and the setup's where two setups
+    hold the same case (`block size 4k` and `block-size 4k` are one label typed twice); a
+    double blank in a sentence hides no pair, and each line indented by tabs is its own."""
+    got = {(c.baseline, c.patched): dict(c.condition) for c in claims(tmp_path, OUTLINE)}
+    # (a caption right over the first setup is one heading with it, joined by ` / `)
+    assert got[(100, 180)]["section"] == "block size 4k"
+    assert got[(100, 180)]["heading"].endswith("Setup A: link 10 Gb/s")
+    assert got[(700, 735)] == {"section": "block-size 4k", "heading": "Setup B: link 100 Gb/s"}
+    assert "Setup A" in got[(110, 1100)]["heading"] and "Setup B" in got[(1000, 1200)]["heading"]
+    assert (95, 20) in got and (7, 0.2) in got

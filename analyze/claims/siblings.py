@@ -101,9 +101,21 @@ def headings(lines: Sequence[str], line: int) -> list[str]:
     out: list[str] = []
     run: list[str] = []
     low = max(0, line - 1 - _REACH)
+    # an outline's levels: a label less indented than the lines under it heads them
+    # (`Setup2: Network Speed: 100Gb/s` over its indented cases and their results)
+    indent = _indent(lines[line - 1]) if 0 < line <= len(lines) else 0
+    in_outline = False  # (past an outline's label, only a less indented line heads it)
     # (one step past the reach, where nothing is a heading: the last run is joined there)
     for i in range(min(line - 2, len(lines) - 1), low - 2, -1):
-        if i >= low and _is_heading(lines, i):
+        outline = sibling = False
+        if i >= low and lines[i].strip():
+            if _indent(lines[i]) < indent:
+                indent = _indent(lines[i])
+                outline = _outline_label(lines[i])
+                in_outline = in_outline or outline
+            else:
+                sibling = in_outline  # (the case before, at the same level: not this one's)
+        if i >= low and not sibling and (outline or _is_heading(lines, i)):
             run.append(" ".join(_BULLET.sub("", lines[i].strip()).rstrip(" :-)").split()))
             continue
         text = " / ".join(t for t in reversed(run) if t)[:80]
@@ -113,6 +125,18 @@ def headings(lines: Sequence[str], line: int) -> list[str]:
             if len(out) >= _LEVELS:
                 break
     return out
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
+
+
+def _outline_label(line: str) -> bool:
+    """A line that labels what is indented under it: short words, no sentence."""
+    text = line.strip()
+    return (2 <= len(text) <= _MAX_HEADING and _LETTERS.search(text) is not None
+            and not _NOT_HEADING.search(text) and len(text.split()) <= 10
+            and not text.endswith((".", ",", ";", "?", "!")))
 
 
 _MAX_TABLE = 200  # lines of a table walked up to its first line
@@ -303,19 +327,12 @@ def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
     if not siblings:
         return out
     for members in siblings:
-        tied = [members]
-        # (a reader that named the section already read the headings)
-        sectioned = any(key == "section" for key, _ in claims[members[0]].condition)
-        found = {} if sectioned else {k: headings(lines, claims[k].line or 0) for k in members}
-        for level in range(_LEVELS if found else 0):
-            named = {k: h[level] for k, h in found.items() if len(h) > level}
-            # (or some stand under a heading and the others under none: `But when I raise
-            # the rate to 200000, I get this:` over the second pair of runs only)
-            if len(set(named.values())) > 1 or (named and len(named) < len(members)
-                                                and level == min(len(h) for h in found.values())):
-                tied = _split(out, members, "section", named, partial=True)
-                break
-        for group in tied:
+        # (a reader that named the section already read the nearest heading: siblings it
+        # left alike are told apart by a heading further up, as `heading`)
+        section = dict(claims[members[0]].condition).get("section")
+        found = {k: [h for h in headings(lines, claims[k].line or 0) if h != section]
+                 for k in members}
+        for group in _by_headings(out, members, found, 0, "section" if section is None else "heading"):
             _tell_apart_in_place(out, group, lines)
     return out
 
@@ -344,6 +361,34 @@ def _by_quantity(claims: Sequence[Claim]) -> Sequence[Claim]:
                 c = replace(c, condition=(*c.condition, ("measure", name)))
         out.append(c)
     return out
+
+
+def _spelling(heading: str) -> str:
+    return " ".join(heading.lower().replace("-", " ").replace("_", " ").split())
+
+
+def _by_headings(out: list[Claim], members: list[int], found: dict[int, list[str]],
+                 start: int, key: str) -> list[list[int]]:
+    """Siblings told apart by the nearest level of headings where theirs differ, as `key`;
+    those one heading leaves alike by the next level up, as `heading` (`block-size 2M:` under
+    both `Setup1: ...` and `Setup2: ...`). The groups still tied."""
+    for level in range(start, _LEVELS):
+        named = {k: found[k][level] for k in members if len(found[k]) > level}
+        # (`block size 8k` and `block-size 8k` are one heading typed twice; or some stand
+        # under a heading and the others under none: `But when I raise the rate to 200000,
+        # I get this:` over the second pair of runs only)
+        if len({_spelling(h) for h in named.values()}) > 1 or (named and len(named) < len(members)
+                                            and level == min(len(found[k]) for k in members)):
+            _split(out, members, key, named, partial=True)
+            alike: dict[str | None, list[int]] = {}
+            for k in members:
+                alike.setdefault(_spelling(named[k]) if k in named else None, []).append(k)
+            tied: list[list[int]] = []
+            for group in alike.values():
+                if len(group) > 1:
+                    tied += _by_headings(out, group, found, level + 1, "heading")
+            return tied
+    return [members]
 
 
 def _cornered(claims: Sequence[Claim], lines: Sequence[str]) -> Sequence[Claim]:

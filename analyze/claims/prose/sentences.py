@@ -59,7 +59,8 @@ _LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])\s+\S
 _TABLE_LIKE = re.compile(r"\|[^|]*\||\t|\S {3,}\S")
 _COMMAND = re.compile(r"\s*(?:[$#] |\[.{0,40}\][$#] |diff --git |@@ |--- |\+\+\+ )")
 _TRAILER = re.compile(r"[A-Z][A-Za-z-]{1,40}-by: ")
-_INDENTED = re.compile(r"(?: {4,}|\t)\S")
+_INDENTED = re.compile(r"(?: {4}|\t)[ \t]*\S")
+_BLANKS = re.compile(r"[ \t]{2,}|\t")
 # `- page copy:\t\t\t37.77M vs. 42.40M, +12%`: a label's colon and the gap that aligns what
 # follows it with the lines around, in a list of sentences; a table row has gaps between
 # its cells too
@@ -110,6 +111,10 @@ def _split_paragraphs(lines: Sequence[str]) -> list[Paragraph]:
                 parts, starts, indexes, size = [], [], [], 0
             continue
         indented = raw.startswith(("    ", "\t")) and _INDENTED.match(raw) is not None
+        if "  " in line or "\t" in line:
+            # (a typist's double blank or an aligning tab inside a sentence is one blank to
+            # its reader: `drops from  97% to 14%`; the word matcher sees each as a token)
+            line = _BLANKS.sub(" ", line)
         first = line[0]
         if parts and (indented or (
                 (first in "-*+•(" or first.isdigit() or (first.islower() and line[1:2] in ".)"))
