@@ -429,3 +429,23 @@ def test_an_approximate_change_beside_its_pair_is_no_claim_of_its_own():
                      "device (from 2.50Mpps to 3.05Mpps).\n")
     assert sorted((c.baseline is None, c.stated_change_pct) for c in claims) == [
         (False, None), (True, 50.0)]
+
+
+def test_a_quoted_table_typed_out_again_is_one_claim():
+    """A reply quotes the patch's figures and then pastes them again unquoted: an
+    identical restatement (rule 7), credited to the quoted message alone."""
+    body = ("On Mon, Ana wrote:\n"
+            "> Before: 1401.91 Mb/s\n"
+            "> After:  1395.05 Mb/s\n"
+            "\n"
+            "The full result, again:\n"
+            "\n"
+            "Before: 1401.91 Mb/s\n"
+            "After:  1395.05 Mb/s\n")
+    found = _claims(body, message_id="<r1@example.org>", in_reply_to="<p1@example.org>")
+    assert [(c.baseline, c.patched, c.quoted) for c in found] == [(1401.91, 1395.05, True)]
+
+
+def test_no_percentage_moves_a_figure_across_zero():
+    (c,) = _claims("Mean offset, before: -1.12 ns\nMean offset, after: 0.14 ns\n")
+    assert (c.baseline, c.patched, c.change_pct) == (-1.12, 0.14, None)

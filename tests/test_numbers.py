@@ -472,3 +472,17 @@ def test_a_numeric_row_gives_at_most_max_figures():
 
     assert len(find_quantities("1|" * 500_000)) == MAX_FIGURES
     assert [q.text for q in find_quantities("1 | 2 | 3", max_figures=2)] == ["1", "2"]
+
+
+@pytest.mark.parametrize("line, figures", [
+    ("[2]", []),
+    ("as the report [3] and patches[1] say", []),
+    ("| 99.00th=[157], 99.50th=[  203]", ["157", "203"]),
+    ("latency 5 us [1]", ["5 us"]),
+])
+def test_a_references_number_in_brackets_is_no_figure(line: str, figures: list[str]) -> None:
+    assert [q.text for q in find_quantities(line)] == figures
+
+
+def test_a_power_is_no_figure_of_its_own():
+    assert [q.text for q in find_quantities("sqrt of every value from 1 to 10^6")] == ["1"]

@@ -137,3 +137,25 @@ def test_a_level_that_sets_something_off_is_no_change(sentence: str) -> None:
 def test_a_bound_after_a_condition_is_still_a_change():
     found = find_percent_changes(["If we only look at the Rx side, the series raises throughput by above 20% there."])
     assert [q.stated.value for q in found] == [20]
+
+
+@pytest.mark.parametrize("sentence", [
+    "A simple pattern can match every existing line with 100% accuracy, a small gain.",
+    "The new tests raise the coverage to 90% coverage of the code, a nice improvement.",
+])
+def test_a_level_of_rightness_is_no_change(sentence: str) -> None:
+    assert find_percent_changes([sentence]) == []
+
+
+@pytest.mark.parametrize("sentence", [
+    "A quick test on a loop target shows the improvement is 100% ~ 200%.",
+    "Others report a 5% - 35% improvement on this path.",
+])
+def test_the_ends_of_a_range_are_no_change(sentence: str) -> None:
+    """Rule 6 of docs/claims.md: a range keeps no figure, whichever reader reads it."""
+    from analyze.claims.prose.read import find_prose_changes
+    assert find_percent_changes([sentence]) == [] and find_prose_changes([sentence]) == []
+
+
+def test_what_would_be_is_no_change():
+    assert find_percent_changes(["Fix the cast and gain 100% performance in ideal cases."]) == []

@@ -912,3 +912,23 @@ def test_versions_and_sizes_are_no_pairs(sentence: str) -> None:
 def test_a_memory_saving_in_bytes_is_still_a_pair() -> None:
     found = find_prose_measurements(["Memory used per socket drops from 2048 bytes to 1536 bytes."])
     assert [(m.baseline.value, m.patched.value) for m in found] == [(2048.0, 1536.0)]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The zone count was increased twice by mistake in the probe path.",
+    "Size the hash with at least twice as many buckets as entries.",
+    "This cuts the number of mailbox commands by a factor of 8.",
+    "[ perf record: Woken up 5 times to write data ]",
+])
+def test_a_ratio_of_no_performance_is_no_change(sentence: str) -> None:
+    assert find_prose_changes([sentence]) == []
+
+
+def test_a_ratio_of_speed_is_still_a_change() -> None:
+    assert [c.stated.text for c in find_prose_changes(["This makes the receive path 3x faster."])] == ["3x"]
+
+
+def test_two_link_speeds_are_no_measured_rates() -> None:
+    assert find_prose_measurements(["After a replug the port comes back from 1000Mb/s to 10000Mb/s."]) == []
+    found = find_prose_measurements(["Throughput went from 10 Gbit/s to 25 Gbit/s with the patch."])
+    assert [(m.baseline.value, m.patched.value) for m in found] == [(10, 25)]

@@ -378,7 +378,9 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
         metric = _caption_metric(block, m.line, canonical_unit)
     b_can, p_can = _canonical(base, patched), _canonical(patched, base)
     change = None
-    if b_can not in (None, 0) and p_can is not None and math.isfinite(b_can) and math.isfinite(p_can):
+    # (no percentage moves a figure across zero: an offset's mean from -1.12 to 0.14 ns)
+    if b_can not in (None, 0) and p_can is not None and math.isfinite(b_can) and math.isfinite(p_can) \
+            and (b_can < 0) == (p_can < 0):
         change = 100.0 * (p_can - b_can) / b_can
     stated = _stated_pct(m.stated)
     direction = direction_of(metric, canonical_unit, change if change is not None else stated,
@@ -785,13 +787,25 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
     if not found:
         return ()
     changes = _Changes(figures)
-    kept = [c for c, tolerance in found if tolerance is None or not changes.restates(c, tolerance)]
+    kept = _not_retyped([c for c, tolerance in found
+                         if tolerance is None or not changes.restates(c, tolerance)])
     body = message.body
     # (as the table readers saw them: a box row of two lines is one line, its first)
     lines = merged_box_rows([strip_quote(line, depth)
                              for line, depth in zip(body.lines, body.depths, strict=False)])
     return merge_claims(with_verdicts(tell_apart(with_named_units(_distinct_ids(kept), lines), lines),
                                       lines))
+
+
+def _not_retyped(claims: list[Claim]) -> list[Claim]:
+    """The claims, less those a reply writes out again in its own text after quoting them:
+    the same pair, figure for figure, as a quoted claim of the same message is an identical
+    restatement (rule 7 of docs/claims.md), credited where it was first written."""
+    quoted = {(c.metric, c.baseline, c.patched) for c in claims
+              if c.quoted and c.baseline is not None and c.patched is not None}
+    if not quoted:
+        return claims
+    return [c for c in claims if c.quoted or (c.metric, c.baseline, c.patched) not in quoted]
 
 
 def merge_claims(claims: Iterable[Claim]) -> tuple[Claim, ...]:

@@ -141,7 +141,23 @@ def find_quantities(line: object, max_figures: int = MAX_FIGURES) -> list[Quanti
     row = _numeric_row(line, max_figures)
     if row is not None:
         return list(row)
-    return _scaled_words(line, list(islice(_Scanner(line).scan(), max(0, max_figures))))
+    return _without_references(line, _scaled_words(
+        line, list(islice(_Scanner(line).scan(), max(0, max_figures)))))
+
+
+def _without_references(line: str, qs: list[Quantity]) -> list[Quantity]:
+    """The figures less a note's or a link's number in brackets (`see [2]`, `patches[1]`, a
+    `[3]` line over its link): a reference, never a figure. A bracketed value after a key
+    (fio's `99.00th=[157]`) stays. Nor is a power's base or exponent a figure of its own
+    (`from 1 to 10^6` is no `10`)."""
+    if "^" in line:
+        qs = [q for q in qs if line[q.end:q.end + 1] != "^" and line[q.start - 1:q.start] != "^"]
+    if "[" not in line:
+        return qs
+    return [q for q in qs if not (
+        q.unit is None and q.kind == "number" and len(q.text) <= 2 and q.text.isdigit()
+        and line[q.start - 1:q.start] == "[" and line[q.end:q.end + 1] == "]"
+        and line[:q.start - 1].rstrip()[-1:] not in ("=", ":"))]
 
 
 # A scale written on the figure and what it counts after a blank (`7.1M IOPS`, `440K pps`):
@@ -183,7 +199,7 @@ def _cached(line: str) -> tuple[Quantity, ...]:
     row = _numeric_row(line)
     if row is not None:
         return row
-    return tuple(_scaled_words(line, list(islice(_Scanner(line).scan(), MAX_FIGURES))))
+    return tuple(_without_references(line, _scaled_words(line, list(islice(_Scanner(line).scan(), MAX_FIGURES)))))
 
 
 # A pipe-table row of numbers and percentages only (`   64 | 3,518,448 | 3,591,240 | +2.1%`),

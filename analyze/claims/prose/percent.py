@@ -30,7 +30,8 @@ from analyze.claims.lexer.quantity import Quantity
 from analyze.claims.lexer.units import lower_is_better, metric_of
 
 from .no_change import is_no_change
-from .read import StatedChange
+from .read import StatedChange, in_range
+from .rules import HEDGES
 from .sentences import MAX_SENTENCE, _paragraphs, _sentences
 from .shape import clause_around, stated_metric, words_by
 
@@ -62,7 +63,9 @@ _PERF = compile_words(
 _SHARE_AFTER = re.compile(
     r"\s*(?:of\b(?!\s+(?:\w+\s+)?(?:perf\w*\s+)?(?:bump|gain|improvement|boost|uplift|speed-?up"
     r"|regression|drop|loss|penalty|overhead))|in\s+(?!\w+\s+mode)[\w_.:]+\(?\)?\s*$|cpu\b|idle\b|busy\b|util|usage\b|load\b"
-    r"|packet loss|loss\b|reproduction|\(\d+/\d+\))", re.I)
+    r"|packet loss|loss\b|reproduction|\(\d+/\d+\)"
+    # (a level of how right or how complete something is: `100% accuracy`, `90% coverage`)
+    r"|accura\w*|coverage\b|success\w*|correct\w*|certain\w*|sure\b|hit rate\b)", re.I)
 _SHARE_BEFORE = compile_words(r"(?:utili[sz]ation|usage|util|idle|busy|load|profile|samples"
                               r"|perf top|perf report|overhead of|share|loss(?:\s+(?:is|was|rate))?)"
                               r"\W*\s*$", re.I)
@@ -71,6 +74,7 @@ _BOUND_BEFORE = re.compile(r"\b(?:less|more|fewer|lower|higher|greater)\s+than\s
 # a level that sets something off, not a change: `grows when the load increases 2+ times
 # (above 12.5%)`, `shrinks once it falls below 0.78%`
 _THRESHOLD_BEFORE = re.compile(r"\b(?:above|below|over|under|exceeds?|reach(?:es)?)\s*[~≈]?\s*$", re.I)
+_HEDGED = re.compile(r"\b(?:" + "|".join(sorted(HEDGES)) + r")\b", re.I)
 _CONDITIONAL = re.compile(r"\b(?:when|whenever|once|until|if)\b", re.I)
 _CAPTION = re.compile(r"^\s*(?:[-*•]\s+)?[A-Za-z][\w ./\-()]{0,60}:\s*$")
 _A_PERCENT = re.compile(r"\d\s*%")
@@ -97,6 +101,10 @@ def _is_change(text: str, q: Quantity, caption: str, line: str) -> bool:
         return False  # perf's call graph: `|--76.60%--pipapo_insert`
     if _SETTING.search(before) and not _CHANGE.search(before):
         return False
+    if _HEDGED.search(text):
+        return False  # what is expected or would be, not what was measured (`should save ~5%`)
+    if in_range(text, q):
+        return False  # an end of a range (`100% ~ 200%`): rule 6, no figure of a change
     if _THRESHOLD_BEFORE.search(before):
         # (in the clause of the condition: `If we look at Tx, it increases throughput with
         # above 20%` states a change after its condition)

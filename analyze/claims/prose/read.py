@@ -273,7 +273,51 @@ def _option_value(text: str, m: Measurement) -> bool:
     return any(_OPTION_BEFORE.search(text[max(0, q.start - 40):q.start]) for q in (m.baseline, m.patched))
 
 
+# the two ends of a range written with a tilde or a spaced dash: `100% ~ 200%`, `5% - 35%`
+_RANGE_BEFORE = re.compile(r"\d\s*%\s*(?:~|\s[-–]\s?)?\s*$")
+_RANGE_AFTER = re.compile(r"\s*(?:~|\s[-–]\s?)\s*[~≈]?\d[\d.,]*\s*%")
+
+
+def in_range(text: str, q: Quantity) -> bool:
+    """A percentage that is an end of a range (rule 6 of docs/claims.md: a range keeps no
+    figure): `the improvement is 100% ~ 200%`, `a 5% - 35% gain`."""
+    before = text[max(0, q.start - 12):q.start]
+    if _RANGE_AFTER.match(text, q.end):
+        return True
+    tilde = q.text.startswith(("~", "≈")) or re.search(r"(?:~|\s[-–]\s?)\s*$", before)
+    return bool(tilde and _RANGE_BEFORE.search(before))
+
+
+# A ratio is a change of performance only when the sentence names what it is of: `2x
+# faster`, `halves the latency`; not `increased twice by mistake`, `twice as many buckets`,
+# `a factor of 8 fewer firmware commands`, `4 times more` than a timer's period.
+_RATIO_OF_PERFORMANCE = re.compile(
+    r"perform|fast|slow|quick|speed|throughput|bandwidth|goodput|latenc|\brtt\b|\bpps\b|"
+    r"iops|\bops\b|\brates?\b|transactions|\btps\b|requests|\bcpu|cycles|overhead|\bcost|"
+    r"memory|footprint|\busage|utili[sz]ation|\bbw\b|\bruntime|\btook\b|\btakes?\b|"
+    r"\bduration|improv|regress|\bgains?\b|boost|speed-?up|slow-?down|efficien|scal(?:e|es|ing)\b"
+    r"|\bwin\b|better|worse|\btime\b|elapsed|\bmpps\b|\bgbps\b|\bmbps\b|packets|msgs?\b"
+    r"|messages|\bqps\b|\bbench", re.I)
 _INSTEAD = re.compile(r"\binstead\s+of\b", re.I)
+
+
+# the rates an Ethernet link is set to or comes up at, in bit/s
+_LINK_RATES = frozenset(r * 10**6 for r in (10, 100, 1000, 2500, 5000, 10000, 25000, 40000, 50000,
+                                            100000, 200000, 400000, 800000))
+_MEASURED_RATE = re.compile(r"throughput|bandwidth|goodput|perform|iperf|netperf|measur|\bbw\b", re.I)
+
+
+def _link_speeds(text: str, m: Measurement) -> bool:
+    """Two link speeds, not two measured rates: both exactly a speed a link is set to or
+    comes up at (`recovered from 1000Mb/s to 10000Mb/s` after replugging), and nothing in
+    the sentence says a rate was measured."""
+    b, p = m.baseline, m.patched
+    if b.canonical_unit != "bit/s" or p.canonical_unit != "bit/s":
+        return False
+    if b.canonical_value is None or p.canonical_value is None:
+        return False
+    return (round(b.canonical_value) in _LINK_RATES and round(p.canonical_value) in _LINK_RATES
+            and not _MEASURED_RATE.search(text))
 
 
 def _versions(text: str, m: Measurement) -> bool:
@@ -303,6 +347,8 @@ def _setting(text: str, m: Measurement) -> bool:
         return True
     if (m.patched.canonical_unit or m.baseline.canonical_unit) == "Hz":
         return True  # a frequency is set (`the sampling rate from 100Hz to 976562.5Hz`), not measured
+    if _link_speeds(text, m):
+        return True
     if metric_of(m.patched.canonical_unit or m.baseline.canonical_unit) in ("throughput", "transactions"):
         return False  # a rate is a result (`with 64 byte packets ... from 11.2 Mpps to 12.7 Mpps`)
     clause = clause_around(text, first, last)
@@ -385,8 +431,10 @@ def _find(lines: Sequence[str]) -> _Found:
                          and not _setting(c.text, m) and not _option_value(c.text, m)
                          and not _change_range(c.text, m))
         changes += (found for found in (_change(c, shape, change) for change in reading.changes)
-                    if found.stated.kind not in ("percent", "ratio")
-                    or not is_no_change(c.text, found.stated))
+                    if (found.stated.kind not in ("percent", "ratio")
+                        or not is_no_change(c.text, found.stated))
+                    and (found.stated.kind != "ratio" or _RATIO_OF_PERFORMANCE.search(c.text))
+                    and not (found.stated.kind == "percent" and in_range(c.text, found.stated)))
         lone += (_lone(c, shape, result) for result in reading.lone)
     return tuple(measurements), tuple(changes), tuple(lone)
 

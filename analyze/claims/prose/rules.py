@@ -258,7 +258,8 @@ RANGE_WORDS = frozenset({"ranging", "range", "ranges", "varying", "varies", "var
 MODALS = frozenset({"may", "can", "could", "might"})
 # Speculation is not a measurement: "I'd expect it to go from 5 to 10 Mpps".
 HEDGES = frozenset({"expect", "expected", "expecting", "hope", "hopefully", "would", "might",
-                     "theoretically", "ideally", "hypothetically", "wonder", "guess", "assuming"})
+                     "theoretically", "ideally", "hypothetically", "wonder", "guess", "assuming",
+                     "ideal"})  # (`gains 100% in ideal cases`)
 METRIC_WORD = re.compile(
     r"throughput|bandwidth|goodput|latenc|\bpps\b|\brate\b|performance|transactions|\btps\b"
     r"|requests|cpu|cycles|usage|utili[sz]ation|memory|footprint|overhead|speed",
