@@ -932,3 +932,13 @@ def test_two_link_speeds_are_no_measured_rates() -> None:
     assert find_prose_measurements(["After a replug the port comes back from 1000Mb/s to 10000Mb/s."]) == []
     found = find_prose_measurements(["Throughput went from 10 Gbit/s to 25 Gbit/s with the patch."])
     assert [(m.baseline.value, m.patched.value) for m in found] == [(10, 25)]
+
+
+def test_a_setting_named_in_the_clause_before_its_pronoun() -> None:
+    """`it` is what the clause before names: a batch size raised is a setting."""
+    assert find_prose_measurements([
+        "An earlier fix picked a small batch size, raise it from 4 to 16 to win back throughput."]) == []
+
+
+def test_a_range_against_a_bare_number_is_no_pair() -> None:
+    assert find_prose_measurements(["The test passes if given 3-5 sec instead of 1."]) == []

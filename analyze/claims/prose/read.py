@@ -298,6 +298,16 @@ _RATIO_OF_PERFORMANCE = re.compile(
     r"\bduration|improv|regress|\bgains?\b|boost|speed-?up|slow-?down|efficien|scal(?:e|es|ing)\b"
     r"|\bwin\b|better|worse|\btime\b|elapsed|\bmpps\b|\bgbps\b|\bmbps\b|packets|msgs?\b"
     r"|messages|\bqps\b|\bbench", re.I)
+def _range_against_bare(m: Measurement) -> bool:
+    """A range set against a bare number (`fine if given 3-5 sec instead of 1`): a span of
+    settings, not two measured figures. (Two ranges, `at 97-110MB/sec and at 180-195MB/sec
+    with this fix`, are two sides, each its midpoint.)"""
+    b, p = m.baseline, m.patched
+    return (b.kind == "range") != (p.kind == "range") and not (b.unit if p.kind == "range" else p.unit)
+
+
+# a pair whose object is a pronoun: `bump it from 8 to 32`
+_PRONOUN_OBJECT = re.compile(r"\b(?:it|this|that|them|these|those)\s+(?:(?:up|down)\s+)?(?:from|by)?\s*$", re.I)
 _INSTEAD = re.compile(r"\binstead\s+of\b", re.I)
 
 
@@ -361,6 +371,12 @@ def _setting(text: str, m: Measurement) -> bool:
         before = before[figures[-1].end():]
     if RESULT.search(before + text[first:last]):
         return False
+    if _PRONOUN_OBJECT.search(before) and at > 0:
+        # (`chose a tiny batch size, bump it from 8 to 32`: what `it` is, the clause before
+        # names; only its own words, back to the figure before it)
+        earlier = text[max(0, at - 80):at]
+        figures = list(_ANY_FIGURE.finditer(earlier))
+        before = (earlier[figures[-1].end():] if figures else earlier) + before
     # (or the word each figure describes: `20 ms sleep instead of 10 ms delay`)
     return bool(SETTING.search(before)) or all(
         SETTING_AFTER.match(text, q.end) for q in (m.baseline, m.patched))
@@ -429,7 +445,8 @@ def _find(lines: Sequence[str]) -> _Found:
                                  and _ATTRIBUTE.match(m.patched.text))
                          and not _profile_share(c.text, m) and _says_what(c.text, m)
                          and not _setting(c.text, m) and not _option_value(c.text, m)
-                         and not _change_range(c.text, m))
+                         and not _change_range(c.text, m)
+                         and not _range_against_bare(m))
         changes += (found for found in (_change(c, shape, change) for change in reading.changes)
                     if (found.stated.kind not in ("percent", "ratio")
                         or not is_no_change(c.text, found.stated))

@@ -12,7 +12,8 @@ import re
 # words that make the pair a result whatever else it names.
 SETTING = re.compile(
     r"\b(?:default|timeouts?|limits?|thresholds?|offsets?|budget|ring size|mtu|granularity|"
-    r"capabilit\w*|layers?|levels? of|entries|bytes?|buffer size|window|wait\w*|"
+    r"capabilit\w*|layers?|levels? of|entries|bytes?|buffer size|batch sizes?|queue depths?|"
+    r"window|wait\w*|"
     r"interval|polling period|factor|version|patches|commits|cachelines?|struct\w*|"
     r"fields?|members?|registers?|max(?:imum)? number|up to|at most|timers?|every|sleeps?|delays?"
     r"|poll(?:ing)?)\b"
