@@ -671,3 +671,18 @@ def test_a_percent_change_column_after_a_diff_column():
     assert sorted((m.baseline.value, m.patched.value, m.stated and m.stated.value) for m in found
                   if m.baseline.value > 10 and m.baseline.value < 40) == [
         (11.12, 11.68, 5.0), (33.4, 41.75, 25.0)]
+
+
+def test_a_captions_legend_names_the_unit_of_the_figures_under_it():
+    """`A few numbers in Mb/sec ...` in the caption's first line, the table under it bare."""
+    text = """\
+A few numbers in Mb/sec (with retpolines) with N rules that do not match, then
+one that matches and accepts.
+
+                     baseline   after
+IPv4 address match:  458        673
+IPv6 address match:  227        673
+"""
+    found = find_table_measurements(text.splitlines())
+    assert [(m.baseline.value, m.patched.value, m.unit) for m in found] == [
+        (458, 673, "Mb/sec"), (227, 673, "Mb/sec")]

@@ -266,6 +266,19 @@ def _caption(lines: Sequence[str], i: int, most: int = _CAPTION_LINES) -> str:
     return " ".join(reversed(found))
 
 
+# a caption's legend for the figures under it: `A few numbers in Mb/sec (w/retpoline) ...`
+_LEGEND = re.compile(r"\b(?:numbers|figures|results|values|data|rates|times)\s+(?:are\s+|shown\s+)?in\s+([^\s,;()]+)",
+                     re.I)
+
+
+def _legend_unit(caption: str) -> str | None:
+    """The unit a caption's legend gives the figures under it, anywhere in the caption
+    (`A few numbers in Mb/sec ... with N rules`): said of the figures themselves, unlike a
+    unit in the caption's other sentences (`with 4KB bytes per send`)."""
+    m = _LEGEND.search(caption) if caption else None
+    return unit_in_text(m.group(1)) if m else None
+
+
 class ShellContext:
     """The mail's commands and loops, read once and only when a table or list needs them."""
 
@@ -443,7 +456,7 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
         context = " ".join(t for t in (caption, texts[b], texts[p], *extra, groups.get(b, "")) if t)
         header_unit = (unit_in_text(texts[b]) or unit_in_text(texts[p]) or groups.get(b)
                        or unit_in_text(" ".join(extra)) or unit_in_text(near)
-                       or unit_in_text(note))
+                       or unit_in_text(note) or _legend_unit(caption))
         for (r, cols, _), qs, label, measure, first_base in zip(
                 per_row, row_quantities, labels, measures, first_bases, strict=True):
             line = lines[r]
