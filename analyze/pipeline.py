@@ -24,7 +24,7 @@ from .model import Analysis, Claim, Message, Problem
 # dropped; 7: a job's wall-clock time as metric `time`; 8: rows named by what they ran
 # (`tables/named_rows.py`), a structure's bytes as metric `size`, versions, field sizes and
 # kernel log ids no pairs.
-ANALYZER_VERSION = "8"
+ANALYZER_VERSION = "9"
 
 
 def parse_all(

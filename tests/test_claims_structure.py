@@ -997,3 +997,56 @@ def test_an_outlines_levels_tell_its_cases_apart(tmp_path: Path) -> None:
     assert got[(700, 735)] == {"section": "block-size 4k", "heading": "Setup B: link 100 Gb/s"}
     assert "Setup A" in got[(110, 1100)]["heading"] and "Setup B" in got[(1000, 1200)]["heading"]
     assert (95, 20) in got and (7, 0.2) in got
+
+
+SPACED_TABLE = """\
+fio, queue depth 1, 4k blocks, 10 minutes a run:
+
+                 buffered writes:
+                 without patch                 with patch
+  throughput:       310 MiB/s                    980 MiB/s
+  iops:              79k                          250k
+  clat (nsec)      9100                            70
+
+  CPU util%:         41%                          80%
+
+
+                 direct writes:
+                 without patch                 with patch
+  throughput:       290 MiB/s                    900 MiB/s
+  iops:              74k                          230k
+  clat (nsec)      9800                            65
+
+  CPU util%:         55%                          86%
+"""
+
+
+def test_a_last_row_after_a_blank_is_still_the_table_and_rows_head_nothing(tmp_path: Path) -> None:
+    """A row of the table's shape set off by one blank line (what a `=20` at a row's end
+    decodes to) is the table's last row; the rows above a claim are no headings of it: each
+    claim is named by the table's caption only."""
+    got = {(c.line, c.baseline, c.patched): dict(c.condition) for c in claims(tmp_path, SPACED_TABLE)}
+    assert got[(9, 41, 80)] == {"section": "buffered writes"}
+    assert got[(18, 55, 86)] == {"section": "direct writes"}
+    assert got[(6, 79, 250)] == {"measure": "IOPS", "section": "buffered writes"}
+    assert len(got) == 8
+
+
+def test_a_lone_row_after_a_blank_under_prose_is_no_row(tmp_path: Path) -> None:
+    # (a row of a different shape, or text after it, ends the table at the blank)
+    text = SPACED_TABLE.replace("  CPU util%:         41%                          80%",
+                                "  CPU util%:         41%")
+    got = {(c.baseline, c.patched) for c in claims(tmp_path, text)}
+    assert (41, 80) not in got and (55, 86) in got
+
+
+def test_a_side_label_with_a_note_mark_and_a_scale_the_run_names(tmp_path: Path) -> None:
+    """`Before[1]: 5.10M` is a side label with a note's mark; the run under `[1]` prints the
+    same figure as `IOPS=5.10M`, which says what the bare `M` counts."""
+    body = ("With the change:\nBefore[1]: 5.10M\nAfter[2]: 5.92M\n\n"
+            "[1]\n# t/io_uring -b512 -d128 /dev/nvme0n1\nIOPS=5.02M, BW=2.45GiB/s\n"
+            "IOPS=5.10M, BW=2.49GiB/s\nExiting on timeout\n\n"
+            "[2]\n# t/io_uring -b512 -d128 /dev/nvme0n1\nIOPS=5.90M, BW=2.88GiB/s\n"
+            "IOPS=5.92M, BW=2.89GiB/s\nExiting on timeout\n")
+    got = [(c.baseline, c.patched, c.unit, c.metric) for c in claims(tmp_path, body) if c.line == 2]
+    assert got == [(5.10, 5.92, "MIOPS", "throughput")]

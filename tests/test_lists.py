@@ -675,3 +675,38 @@ https://git.example.org/netdev/testing/commit/0123456789abcdef
 https://patches.example.org/project/netdev/patch/20250102-2-dev@example.org/
 """
     assert find_list_measurements(text.splitlines()) == []
+
+
+RUNS_OVER_A_BASELINE = """\
+The poll test queues 32 requests a round and fires them with one write.
+
+baseline (patches 1-4):
+    8200 K req/s
+base + 5 (+ completion cache)
+    8610 K req/s, ~+5%
+base + 5-9 (+ lock sharding):
+    9020 K req/s, +10% from the baseline, or +4.8% relative to patch 5.
+"""
+
+
+def test_each_run_named_as_the_baseline_with_more_added_pairs_with_the_baseline():
+    """`base + 5 (...)` is the baseline with something added: a patched run, as is each run
+    after it; each is paired with the baseline, named by its caption, with the change it
+    states (the words after the change say what it is from, not another figure)."""
+    ms = find_list_measurements(RUNS_OVER_A_BASELINE.splitlines())
+    assert [(m.baseline.value, m.patched.value, m.stated and m.stated.value, m.unit,
+             dict(m.condition)) for m in ms] == [
+        (8200, 8610, 5, "Kreq/s", {"variant": "base + 5 (+ completion cache)"}),
+        (8200, 9020, 10, "Kreq/s", {"variant": "base + 5-9 (+ lock sharding)"}),
+    ]
+
+
+@pytest.mark.parametrize(("labels", "roles"), [
+    (["vanilla", "vanilla + patch"], ["baseline", "patched"]),
+    (["Before + tc", "After + tc"], ["baseline", "patched"]),  # (a setting on both sides)
+    (["base", "base +5%"], ["baseline", "baseline"]),  # (a change, no addition)
+    (["baseline (+/- 2%)", "base"], ["baseline", "baseline"]),
+])
+def test_a_baseline_with_something_added_beside_the_baseline_is_patched(labels, roles):
+    from analyze.claims.tables.roles import resolve_roles
+    assert resolve_roles(labels) == roles

@@ -154,3 +154,29 @@ def test_a_header_over_one_row_is_no_run():
 ]), max_size=8))
 def test_any_arrangement_of_rows_reads_without_error(lines):
     find_named_rows(lines, set(), frozenset({"falloc_fl_x", "deadline"}), lambda: frozenset({"hybrid"}))
+
+
+TWO_LINE_ROWS = """\
+Polling modes, fio randread 4k QD64, one job:
+
+interrupts:
+    240 KIOPS
+busy poll:
+    610 KIOPS
+adaptive poll:
+    590 KIOPS, -3%
+"""
+
+
+def test_a_label_on_the_line_above_its_figures_is_its_row():
+    """Each label stands alone above its indented figure: rows of two lines, of one shape;
+    the series names `adaptive`, the first row is the baseline, and the change the row
+    states after its figure is kept."""
+    found = find_named_rows(TWO_LINE_ROWS.splitlines(), set(), frozenset({"adaptive"}),
+                            lambda: frozenset())
+    assert [(m.baseline.value, m.patched.value, m.unit, m.stated and m.stated.value)
+            for m in found] == [(240, 590, "KIOPS", -3)]
+    assert found[0].quote == "interrupts: 240 KIOPS [...] adaptive poll: 590 KIOPS, -3%"
+    # a label no more indented than its figure is a line of its own
+    flat = TWO_LINE_ROWS.replace("\n    ", "\n")
+    assert find_named_rows(flat.splitlines(), set(), frozenset({"adaptive"}), lambda: frozenset()) == []

@@ -169,6 +169,13 @@ CASES = [
     ("between 10 and 20 Mpps", [dict(text="10 and 20 Mpps", kind="range", high=20.0)]),
     ("10 and 20 Mpps", [dict(text="10", kind="number"), dict(text="20 Mpps")]),
     ("rx_packets: 14880000/s", [dict(value=14880000.0, unit="/s", canonical_unit="/s")]),
+    # a scale alone after the figure, or on it, before what it counts
+    ("12419 K req/s", [dict(text="12419 K req/s", unit="Kreq/s", canonical_unit="req/s",
+                            canonical_value=12419000.0)]),
+    ("3.2 M IOPS", [dict(unit="MIOPS", canonical_unit="ops/s", canonical_value=3200000.0)]),
+    ("11720K req/s", [dict(unit="Kreq/s", canonical_value=11720000.0)]),
+    ("10 K packets", [dict(text="10", unit=None)]),  # (`packets` is no rate: no unit)
+    ("100 K", [dict(text="100", unit=None)]),
     # key=value output
     ("rx_packets=12345", [dict(value=12345.0)]),
     ("before: 5, after: 10", [dict(value=5.0), dict(value=10.0)]),

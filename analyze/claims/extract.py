@@ -308,6 +308,13 @@ def _counted(block: _Block, m: Measurement) -> tuple[Quantity, Quantity] | None:
     last = m.line + m.quote.count("\n")
     near = " ".join((m.context, *block.lines[max(0, m.line - _NEAR_LINES):last + _NEAR_LINES + 1]))
     words = {w.upper() if w.lower() == "iops" else w for w in _COUNTED_NEAR.findall(near)}
+    if not words:
+        # the same figure printed by the tool further on, under its key: `Before[1]: 7.06M`
+        # over the run `[1]` that ends `IOPS=7.06M`
+        keyed = re.compile(rf"\b(IOPS|iops|pps)\s*[=:]\s*(?:{re.escape(m.baseline.text)}|"
+                           rf"{re.escape(m.patched.text)})(?![\w.])")
+        words = {w.upper() if w.lower() == "iops" else w
+                 for line in block.lines if "=" in line or ":" in line for w in keyed.findall(line)}
     if len(words) != 1:
         return None
     word = words.pop()

@@ -94,10 +94,11 @@ def _opens_paragraph(lines: Sequence[str], i: int) -> bool:
     return True
 
 
-def headings(lines: Sequence[str], line: int) -> list[str]:
+def headings(lines: Sequence[str], line: int, rows: frozenset[int] = frozenset()) -> list[str]:
     """The headings above body line `line` (1-based; `lines` without quote markers), nearest
     first; a heading of several lines in a row (a table's two header lines) is one, its lines
-    joined by ` / `."""
+    joined by ` / `. `rows`: lines (1-based) a claim was read from, rows of a table or a
+    list, which head nothing (`iops:  82k  264k` above `slat (nsec)  2332  3340`)."""
     out: list[str] = []
     run: list[str] = []
     low = max(0, line - 1 - _REACH)
@@ -108,14 +109,16 @@ def headings(lines: Sequence[str], line: int) -> list[str]:
     # (one step past the reach, where nothing is a heading: the last run is joined there)
     for i in range(min(line - 2, len(lines) - 1), low - 2, -1):
         outline = sibling = False
-        if i >= low and lines[i].strip():
+        if i + 1 in rows:
+            pass  # (a row of figures ends the run of titles above the claim, as a blank does)
+        elif i >= low and lines[i].strip():
             if _indent(lines[i]) < indent:
                 indent = _indent(lines[i])
                 outline = _outline_label(lines[i])
                 in_outline = in_outline or outline
             else:
                 sibling = in_outline  # (the case before, at the same level: not this one's)
-        if i >= low and not sibling and (outline or _is_heading(lines, i)):
+        if i >= low and not sibling and i + 1 not in rows and (outline or _is_heading(lines, i)):
             run.append(" ".join(_BULLET.sub("", lines[i].strip()).rstrip(" :-)").split()))
             continue
         text = " / ".join(t for t in reversed(run) if t)[:80]
@@ -326,11 +329,12 @@ def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
     out = list(claims)
     if not siblings:
         return out
+    rows = frozenset(c.line for c in claims if c.line is not None)
     for members in siblings:
         # (a reader that named the section already read the nearest heading: siblings it
         # left alike are told apart by a heading further up, as `heading`)
         section = dict(claims[members[0]].condition).get("section")
-        found = {k: [h for h in headings(lines, claims[k].line or 0) if h != section]
+        found = {k: [h for h in headings(lines, claims[k].line or 0, rows) if h != section]
                  for k in members}
         for group in _by_headings(out, members, found, 0, "section" if section is None else "heading"):
             _tell_apart_in_place(out, group, lines)

@@ -160,24 +160,35 @@ def _without_references(line: str, qs: list[Quantity]) -> list[Quantity]:
         and line[:q.start - 1].rstrip()[-1:] not in ("=", ":"))]
 
 
-# A scale written on the figure and what it counts after a blank (`7.1M IOPS`, `440K pps`):
-# one unit, `MIOPS`, as `7.1MIOPS` would be
+# A scale written on the figure, or alone after it, and what it counts after a blank
+# (`7.1M IOPS`, `440K pps`, `11720 K req/s`, `3.2 M IOPS`): one unit, `MIOPS`, as `7.1MIOPS`
+# would be. A scale with nothing it counts after it stays a bare scale.
 _SCALE_ONLY = frozenset({"K", "k", "M", "G"})
-_COUNTED = re.compile(r"[ \t](IOPS|iops|pps|PPS|ops/s|ops/sec|Mpps)\b")
+_COUNTED = re.compile(r"[ \t]([A-Za-z][A-Za-z/]{1,11})\b")
+_LONE_SCALE = re.compile(r"[ \t]([KkMG])[ \t]+([A-Za-z][A-Za-z/]{1,11})\b")
+_SCALES_ALONE = re.compile(r"\d[ \t]+[KkMG][ \t]")
 
 
 def _scaled_words(line: str, qs: list[Quantity]) -> list[Quantity]:
-    if not qs or not any(q.unit in _SCALE_ONLY for q in qs):
+    if not qs or not (any(q.unit in _SCALE_ONLY for q in qs) or _SCALES_ALONE.search(line)):
         return qs
     out = []
     for q in qs:
-        m = _COUNTED.match(line, q.end) if q.unit in _SCALE_ONLY else None
-        word = m.group(1) if m is not None else ""
-        probe = _unit_of(f"{q.unit}{'IOPS' if word.lower() == 'iops' else word}") if m else None
-        if m is not None and probe is not None and probe.canonical_value is not None:
-            q = Quantity(q.value, line[q.start:m.end()], q.start, m.end(), q.kind, probe.unit,
-                         probe.canonical_unit, q.value * probe.canonical_value, q.bound,
-                         q.sign, q.high)
+        if q.unit in _SCALE_ONLY:
+            m = _COUNTED.match(line, q.end)
+            scale = q.unit
+        elif q.unit is None and q.kind == "number":
+            m = _LONE_SCALE.match(line, q.end)
+            scale = m.group(1) if m is not None else ""
+        else:
+            m = None
+        if m is not None:
+            word = m.group(m.lastindex or 1)
+            probe = _unit_of(f"{scale}{'IOPS' if word.lower() == 'iops' else word}")
+            if probe is not None and probe.canonical_value is not None and probe.canonical_unit:
+                q = Quantity(q.value, line[q.start:m.end()], q.start, m.end(), q.kind, probe.unit,
+                             probe.canonical_unit, q.value * probe.canonical_value, q.bound,
+                             q.sign, q.high)
         out.append(q)
     return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analyze.claims.block_text import joined
 from analyze.claims.lexer.first_chars import compile_words
@@ -42,8 +42,9 @@ _MAX_LINE = 2_000  # list lines and captions are short; longer lines are read as
 _MAX_CAPTION = 160
 _ARROW = re.compile(r"\s(?:-{1,2}>|={1,2}>)\s|→|⇒|⟶")
 _KEY_VALUE = re.compile(r"([A-Za-z][\w.\-/]{0,40})\s*=\s*(?=[\d.+\-~<>])")
-_KEY_COLON = re.compile(r"^\s*(\w[\w .\-/()#]{0,40}?)\s*:\s+(?=\S)")
-_ROLE_LABEL = re.compile(r"^\s*([A-Za-z][\w .\-/+()]{0,40}?)\s*[:=]\s*")
+# (a note's mark after a label is no part of it: `Before[1]: 7.06M`, its run under `[1]`)
+_KEY_COLON = re.compile(r"^\s*(\w[\w .\-/()#]{0,40}?)(?:\[\d{1,2}\])?\s*:\s+(?=\S)")
+_ROLE_LABEL = re.compile(r"^\s*([A-Za-z][\w .\-/+()]{0,40}?)(?:\[\d{1,2}\])?\s*[:=]\s*")
 _DIGIT = re.compile(r"\d")
 # keys of what supports a result, not results: spread (`stdev=`, `min=`, `max=`), and fio's
 # and t/io_uring's bookkeeping (`io=439GiB`, `run=90001msec`, `IOS/call=32/32`, fio's `per=`:
@@ -108,9 +109,17 @@ class _Group:
     items: tuple[_Item, ...]
 
 
+# what a stated change is from, after it: the rest of the line says so, no figure of the run
+_CHANGE_FROM = re.compile(r"\s+(?:from|relative|over|vs\.?|compared|against|than)\b", re.I)
+
+
 def _value_items(line: str, i: int, qs: list[Quantity], key: str | None, offset: int) -> list[_Item]:
-    """A figure alone on a line (after `offset`), possibly followed by a stated change."""
+    """A figure alone on a line (after `offset`), possibly followed by a stated change (and
+    what the change is from: `12804 K req/s, +9.2% from the baseline, or ...`)."""
     own = [q for q in qs if q.start >= offset]
+    if len(own) > 2 and own[0].unit and own[1].kind == "percent" \
+            and _CHANGE_FROM.match(line, own[1].end):
+        line, own = line[:own[1].end], own[:2]
     if not own or len(own) > 2:
         return []
     residue = line[offset:]
@@ -599,8 +608,20 @@ def _block_measurements(lines: Sequence[str], skip: set[int], max_rows: int,
                 groups[k], groups[k + 1]) and _pair_groups(lines, groups[k + 1], groups[k + 2], cmds):
             found = None  # the middle run's own pair is the one right after it
         if found:
-            out += found
             k += 2
+            # (further runs each named patched against the baseline that opened them: `base
+            # + 11 (+ inline completion infra)`, then `base + 11-16 (+ uring_lock hashing)`;
+            # each pair is then named by its run's caption)
+            base = groups[k - 2] if role_of(groups[k - 2].caption) == BASELINE else None
+            runs = [(groups[k - 1], found)]
+            while base is not None and k < len(groups) \
+                    and resolve_roles([base.caption, groups[k].caption]) == [BASELINE, PATCHED] \
+                    and (more := _pair_groups(lines, base, groups[k], cmds)):
+                runs.append((groups[k], more))
+                k += 1
+            for run, pairs in runs:
+                name = (("variant", run.caption.strip().rstrip(":").strip()),) if len(runs) > 1 else ()
+                out += [replace(m, condition=(*m.condition, *name)) for m in pairs]
         else:
             k += 1
     return out

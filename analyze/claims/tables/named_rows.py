@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
@@ -65,6 +65,9 @@ _WORD = re.compile(r"[a-z][a-z0-9_\-]{2,}")
 _INTRODUCED = re.compile(
     r"\b(?:new|proposed|introduc(?:e|es|ed|ing))\s+(?:(?:a|an|the)\s+)?([A-Za-z][\w\-]{2,})", re.I)
 _RULE = re.compile(r"\s*[-=_*~+]{3,}\s*$")
+# a label alone on its line, maybe ending in a colon: a few words and no figure with a unit
+_LONE_LABEL = re.compile(r"\s*([A-Za-z][\w .\-/+()'#,]{0,60}?)\s*:?\s*")
+_SIGNED_PERCENT = re.compile(r"\(?\s*~?\s*[-+−]\s*\d[\d.]*\s*%")
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,8 @@ class _Row:
     label: str
     figures: tuple[Quantity, ...]
     keys: tuple[str, ...]  # each cell's `key=`, lower case, "" for none
+    stated: Quantity | None = None  # a signed percentage after the figures: `12419 K req/s, ~+6%`
+    first: int | None = None  # the label's own line, when it stands above its figures
 
     @property
     def shape(self) -> tuple[tuple[str, str | None, bool], ...]:
@@ -84,13 +89,40 @@ def _row(line: str, i: int) -> _Row | None:
     if len(line) > _MAX_LINE or not line.strip():
         return None
     m = _LABEL.match(line)
-    if m is None or _CODE.search(m.group(1)) or m.group(1).strip().lower() in _TIME_PARTS:
+    if m is None:
+        return None
+    return _cells(m.group(1).strip(), line[m.end():], i)
+
+
+def _label_above(lines: Sequence[str], i: int) -> _Row | None:
+    """A row whose label stands on a line of its own above its figures, indented under it:
+
+        baseline (patches 1-10):
+            11720 K req/s
+    """
+    if i < 1 or len(lines[i]) > _MAX_LINE or not lines[i].strip()[:1].isdigit():
+        return None
+    label = lines[i - 1]
+    m = _LONE_LABEL.fullmatch(label)
+    if m is None or len(label) - len(label.lstrip()) >= len(lines[i]) - len(lines[i].lstrip()):
+        return None
+    row = _cells(m.group(1).strip(), lines[i], i)
+    return None if row is None else replace(row, first=i - 1)
+
+
+def _cells(label: str, rest: str, i: int) -> _Row | None:
+    if _CODE.search(label) or label.lower() in _TIME_PARTS:
         return None
     figures: list[Quantity] = []
     keys: list[str] = []
-    for cell in _CELL_GAP.split(line[m.end():].strip()):
+    stated = None
+    for cell in _CELL_GAP.split(rest.strip()):
         if not cell:
             continue
+        if figures and figures[0].kind != "percent" and _SIGNED_PERCENT.match(cell):
+            # (the change the row states, and what it is from: the row's last cell)
+            stated = find_quantities(cell)[0]
+            break
         key = _KEY.match(cell)
         text = cell[key.end():] if key else cell
         found = find_quantities(text)
@@ -108,21 +140,34 @@ def _row(line: str, i: int) -> _Row | None:
             return None
     if not figures:
         return None
-    return _Row(i, m.group(1).strip(), tuple(figures), tuple(keys))
+    return _Row(i, label, tuple(figures), tuple(keys), stated)
 
 
 def _groups(lines: Sequence[str], taken: set[int]) -> list[list[_Row]]:
-    """Runs of two or more rows on consecutive lines, of one shape, none read already."""
+    """Runs of two or more rows on consecutive lines (a row's label may stand on the line
+    above its figures), of one shape, none read already."""
+    rows: list[_Row] = []
+    for i, line in enumerate(lines):
+        if i in taken:
+            continue
+        row = _row(line, i)
+        if row is None and i - 1 not in taken:
+            row = _label_above(lines, i)
+            if row is not None and rows and rows[-1].line == i - 1:
+                rows.pop()  # (its label line, read as a row of its own)
+        if row is not None:
+            rows.append(row)
     out: list[list[_Row]] = []
     run: list[_Row] = []
-    for i, line in enumerate(lines):
-        row = None if i in taken else _row(line, i)
-        if row is not None and run and row.shape == run[-1].shape and len(run) < _MAX_ROWS:
+    for row in rows:
+        start = row.line if row.first is None else row.first
+        if run and start == run[-1].line + 1 and row.shape == run[-1].shape \
+                and len(run) < _MAX_ROWS:
             run.append(row)
             continue
         if len(run) >= 2:
             out.append(run)
-        run = [row] if row is not None else []
+        run = [row]
     if len(run) >= 2:
         out.append(run)
     return out
@@ -239,11 +284,18 @@ def find_named_rows(lines: Sequence[str], taken: set[int], series: frozenset[str
             k = _above(lines, axis.line)
             caption = lines[k].strip() if k >= 0 and len(lines[k]) <= 160 else ""
         else:
-            varied, names, caption = _header(lines, run[0].line, base.shape)
+            top = run[0].line if run[0].first is None else run[0].first
+            varied, names, caption = _header(lines, top, base.shape)
         for row, role in zip(run, roles, strict=True):
             if role == PATCHED:
                 out += _pairs(lines, base, row, (varied, names), caption)
     return out
+
+
+def _text(lines: Sequence[str], row: _Row) -> str:
+    if row.first is None:
+        return lines[row.line].rstrip()
+    return f"{lines[row.first].strip()} {lines[row.line].strip()}"
 
 
 def _pairs(lines: Sequence[str], base: _Row, patched: _Row, columns: tuple[str, list[str]],
@@ -251,7 +303,7 @@ def _pairs(lines: Sequence[str], base: _Row, patched: _Row, columns: tuple[str, 
     varied, names = columns
     caption_unit = unit_in_text(caption) if caption else None
     share = bool(_SHARE.search(caption) or any(_SHARE.search(n) for n in names))
-    quote = f"{lines[base.line].rstrip()} [...] {lines[patched.line].rstrip()}"
+    quote = f"{_text(lines, base)} [...] {_text(lines, patched)}"
     out = []
     for k, (b, p) in enumerate(zip(base.figures, patched.figures, strict=True)):
         name = names[k] if names else ""
@@ -269,9 +321,10 @@ def _pairs(lines: Sequence[str], base: _Row, patched: _Row, columns: tuple[str, 
             condition += ((varied, name),)
         if key:
             condition += (("measure", key),)
+        stated = patched.stated if len(patched.figures) == 1 else None
         out.append(Measurement(
             baseline=with_unit(b, unit), patched=with_unit(p, unit), source="table",
-            line=base.line, quote=quote, unit=unit, condition=condition,
+            line=base.line, quote=quote, unit=unit, condition=condition, stated=stated,
             context=" ".join(t for t in (key, name, caption, base.label, patched.label) if t),
         ))
     return out

@@ -388,6 +388,9 @@ def _rows(lines: Sequence[str], i: int, header: _Header,
     while j < n and len(rows) <= max_rows:
         line = lines[j]
         if not line.strip():
+            if rows and _row_after_gap(lines, j, rows[-1]):
+                j += 1
+                continue
             if rows or blank_seen:
                 break
             blank_seen = True
@@ -409,6 +412,28 @@ def _rows(lines: Sequence[str], i: int, header: _Header,
     if len(rows) > max_rows:
         raise table_too_long(max_rows)
     return rows, extra, j
+
+
+def _row_after_gap(lines: Sequence[str], j: int, last: int) -> bool:
+    """Whether the blank line j only spaces out one table: the line after it is one more row
+    of the last row's shape (a label, then as many aligned cells, each holding a figure, at
+    the same columns) and stands alone, with a blank or the end after it. A `=20` a mail's
+    encoding left at the end of a row decodes to such a gap, and so does a writer's spacing
+    before a last row (`CPU util%:  37%  78%`)."""
+    k = j + 1
+    if k >= len(lines) or not lines[k].strip() or (k + 1 < len(lines) and lines[k + 1].strip()):
+        return False
+    row, prev = lines[k][:_MAX_ROW], lines[last][:_MAX_ROW]
+    if _header(row) is not None or _LOG_STAMP.match(row):
+        return False
+    cells, before = _spans(_ALIGNED_CELL, row), _spans(_ALIGNED_CELL, prev)
+    if len(cells) != len(before) or len(cells) < 2:
+        return False
+    if not all(_DIGIT.search(c.text) for c in cells[1:]) or _DIGIT.match(cells[0].text):
+        return False
+    # the figures under the ones above them: each cell's right end within a few columns
+    return all(abs(a - b) <= 4 or abs(s - t) <= 4 for (s, a), (t, b)
+               in zip(_display(row, cells)[1:], _display(prev, before)[1:], strict=True))
 
 
 def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,

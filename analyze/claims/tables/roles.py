@@ -47,6 +47,8 @@ _STATED = compile_words(_STATED_WORDS, re.I)
 _BASELINE = compile_words(_BASELINE_WORDS, re.I)
 _PATCHED = compile_words(_PATCHED_WORDS, re.I)
 _DIGIT = re.compile(r"\d")
+# what a `+` adds to a baseline's name: a word or a patch's number, not a change or a spread
+_ADDED = re.compile(r"\s*(?:\([^()]{0,40}\)\s*)?\+\s*(?:[A-Za-z]|\d[\d-]*(?![\d.%])(?!\s*%))")
 _BRACKETED = re.compile(r"[(\[]([^()\[\]]{1,40})[)\]]")
 _WORD = re.compile(r"[^\s,;:()\[\]]+")
 # `packets per second`, `figures in Mpps`: the word before names what the unit is of.
@@ -128,6 +130,14 @@ def resolve_roles(texts: Sequence[str]) -> list[str | None]:
     `net-next + series` (or `3.17` and `3.17 + macvlan patch`), the bare one is the baseline;
     so is a tree named alone beside a `patched` column (`net-next  patched  gain`)."""
     roles = [role_of(t) for t in texts]
+    if roles.count(BASELINE) > 1:
+        # the baseline with something added, beside the baseline alone, is a patched run:
+        # `baseline (patches 1-10)` and `base + 11 (+ inline completion infra)`, `vanilla`
+        # and `vanilla + patch` (where `base (+/- 2%)` and `baseline +5%` add nothing)
+        added = [r == BASELINE and (m := _BASELINE.search(t)) is not None
+                 and _ADDED.match(t, m.end()) is not None for r, t in zip(roles, texts, strict=True)]
+        if any(added) and any(r == BASELINE and not a for r, a in zip(roles, added, strict=True)):
+            roles = [PATCHED if a else r for r, a in zip(roles, added, strict=True)]
     if PATCHED in roles and BASELINE not in roles:
         trees = [i for i, t in enumerate(texts) if roles[i] is None and _TREE.match(t)]
         if len(trees) == 1:
