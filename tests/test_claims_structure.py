@@ -1050,3 +1050,86 @@ def test_a_side_label_with_a_note_mark_and_a_scale_the_run_names(tmp_path: Path)
             "IOPS=5.92M, BW=2.89GiB/s\nExiting on timeout\n")
     got = [(c.baseline, c.patched, c.unit, c.metric) for c in claims(tmp_path, body) if c.line == 2]
     assert got == [(5.10, 5.92, "MIOPS", "throughput")]
+
+
+def test_a_note_under_a_table_says_its_figures_are_times(tmp_path: Path) -> None:
+    """`Numbers are times so lower is better` under a table of bare figures: each is a time,
+    and a fall is an improvement."""
+    body = ("dbench on XFS, one disk behind a RAID card:\n\n"
+            "      clients           base              patched\n"
+            "Amean 1      40.10 (0.00%)       37.20 *   7.23%*\n"
+            "Amean 8     612.40 (0.00%)      360.10 *  41.20%*\n\n"
+            "Numbers are times so lower is better.\n")
+    got = {(c.baseline, c.patched): (c.metric, c.direction) for c in claims(tmp_path, body)}
+    assert got[(40.10, 37.20)] == ("time", "improvement")
+    assert got[(612.40, 360.10)] == ("time", "improvement")
+
+
+def test_a_sentence_over_a_tables_groups_gives_their_unit(tmp_path: Path) -> None:
+    """The paragraph that introduces a table (`... in seconds is as follows.`) stands over
+    its groups' line (`ext4  xfs`), not right over the header: its unit is the figures'."""
+    body = ("Parallel lookup of 200k files per thread, with the thread count varied,\n"
+            "in seconds is as follows. Ideal scaling keeps the time flat.\n\n"
+            "\t\text4\t\t\txfs\n"
+            "threads\t\tvanilla\t patched\tvanilla\tpatched\n"
+            "4\t\t 8.150\t  7.530\t\t 9.100\t 8.500\n"
+            "16\t\t24.600\t  9.540\t\t24.610\t13.990\n")
+    got = {(c.baseline, c.patched): (c.metric, c.unit, c.direction) for c in claims(tmp_path, body)}
+    assert got[(24.6, 9.54)] == ("time", "seconds", "improvement")
+
+
+def test_a_caption_further_up_names_what_a_bare_scale_counts(tmp_path: Path) -> None:
+    """`Test results (IOPS):` over setup lines and cases: the bare `M` of each `vs` pair is
+    MIOPS; a pair whose percentage was cut rather than rounded (`2.54M vs. 2.6M, +2.3%`) is
+    read, a gap after its comma is no table cell, and each case is named by its list label."""
+    body = ("Test results (IOPS):\n\n- copy mode\n\nkublk add -t null -q 16\n\n"
+            "- zero copy mode\nkublk add -t null -q 16 --zc\n\n"
+            "- IO test\nt/io_uring -p0 -n $JOBS -r 30 /dev/ublkb0\n\n"
+            "1) 8 jobs\n"
+            "- copy mode:  \t\t\t2.54M vs. 2.6M(batched),   +2.3%\n"
+            "- zero copy mode: 3.13M vs. 3.35M(batched),  +7%\n")
+    got = {(c.baseline, c.patched): (c.unit, c.metric, dict(c.condition).get("for"))
+           for c in claims(tmp_path, body)}
+    assert got == {(2.54, 2.6): ("MIOPS", "throughput", "copy mode"),
+                   (3.13, 3.35): ("MIOPS", "throughput", "zero copy mode")}
+
+
+@pytest.mark.parametrize("body", [
+    # an lspci dump whose long lines wrap
+    "lspci -vvv:\n\t\tDevCap:\tMaxPayload 256 bytes, PhantFunc 0\n\t\tDevCtl:\tReport errors\n"
+    "\t\tLnkCap:\tPort #0, Speed 5GT/s, Width x4, ASPM L1, Exit Latency L0s \n<512ns, L1 <16us\n"
+    "\t\tLnkSta:\tSpeed 5GT/s, Width x4\n\t\tLnkCap:\tPort #1, Speed 5GT/s, Exit Latency L0s \n"
+    "<2us, L1 <16us\n",
+    # a structure's shape changed for performance's sake, and a field's place
+    "Due to performance reasons the number of layers of the scheduler tree is changing "
+    "from 9 to 5.\n",
+    "Switching from 9 to 5 layers topology gives 512 leaves, which improves performance.\n",
+    "It is described as a bitmap of the recipes, it is from 24 to 31 byte area in FW.\n",
+])
+def test_what_the_hardware_or_a_structure_is_is_no_claim(tmp_path: Path, body: str) -> None:
+    assert claims(tmp_path, body) == []
+
+
+def test_an_author_who_sees_no_difference_makes_small_changes_neutral(tmp_path: Path) -> None:
+    body = ("When nothing is configured the hook is patched out and doesn't make a performance\n"
+            "difference that is discernible from noise:\n\n"
+            "Before:             1537 1538 1538 Mb/sec\n"
+            "After:              1536 1534 1539 Mb/sec\n")
+    assert [(c.baseline, c.patched, c.direction) for c in claims(tmp_path, body)] == [
+        (1537, 1536, "neutral")]
+
+
+def test_what_is_used_up_is_better_lower(tmp_path: Path) -> None:
+    """Overhead is a cost (`cpu`), a utilisation falling is a gain, whatever else is named."""
+    got = claims(tmp_path, "With the batching the submission overhead drops by 25%.\n")
+    assert [(c.metric, c.direction) for c in got] == [("cpu", "improvement")]
+
+
+def test_a_pair_in_brackets_after_the_sentence_that_states_its_gain(tmp_path: Path) -> None:
+    """`showed ~5% performance gain. (7044 KIOPS vs 7423)`: the pair is the gain's; the
+    unsigned percentage fits both orders, the gain orders them; the percentage is the
+    pair's, no claim of its own."""
+    body = ("A basic benchmark with submit and wait of 128 nops showed ~5%\n"
+            "performance gain. (7044 KIOPS vs 7423)\n")
+    got = [(c.baseline, c.patched, c.unit, c.stated_change_pct) for c in claims(tmp_path, body)]
+    assert got == [(7044, 7423, "KIOPS", 5.0)]

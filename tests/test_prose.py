@@ -754,6 +754,10 @@ def test_each_stated_change_takes_the_metric_of_its_clause():
     first, second = find_prose_changes(["QPS is up ~9% and tail latency is down 4%."])
     assert (metric_of(None, first.context), metric_of(None, second.context)) == (
         "transactions", "latency")
+    # (requests a second are work done a second, as IOPS are)
+    first, second = find_prose_changes(["Requests per second are up ~9% and tail latency is down 4%."])
+    assert (metric_of(None, first.context), metric_of(None, second.context)) == (
+        "throughput", "latency")
 
 
 @pytest.mark.parametrize("text", [

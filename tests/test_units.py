@@ -91,7 +91,9 @@ def test_table_is_consistent():
         ("bit/s", "", "throughput"),
         ("B/s", "", "throughput"),
         ("trans/s", "", "transactions"),
-        ("req/s", "", "transactions"),
+        ("req/s", "", "throughput"),  # requests a second: as the corpus annotates them
+        ("", "stress-ng.io-uring.ops", "other"),  # a count of bogo ops, no rate
+        ("", "bogo ops/s", "throughput"),
         ("ops/s", "", "throughput"),  # IOPS: as the real corpus annotates it
         ("s", "", "time"),  # a wall-clock time unless the words name one operation's latency
         ("s", "clat (usec)", "latency"),

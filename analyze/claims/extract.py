@@ -27,7 +27,7 @@ from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 from analyze.claims.lexer.units import NEUTRAL_PCT, direction_of, lower_is_better, metric_of
-from analyze.claims.listings import code_size_lines, listing_lines
+from analyze.claims.listings import code_size_lines, device_dump_lines, listing_lines
 from analyze.claims.lists.paired import find_paired_runs
 from analyze.claims.lists.read import find_list_measurements
 from analyze.claims.lists.stated import find_stated_lines
@@ -295,8 +295,9 @@ def _canonical(q: Quantity | None, unit_from: Quantity | None) -> float | None:
 
 _SCALES = frozenset({"K", "k", "M", "G"})
 # what a bare `K` or `M` counts, named near the figures: `7130K` ... `So a +7% IOPS gain`
-_COUNTED_NEAR = re.compile(r"\b(IOPS|iops|pps|ops/s)\b")
+_COUNTED_NEAR = re.compile(r"(?<![^\W_])(IOPS|iops|pps|ops/s)\b")
 _NEAR_LINES = 4
+_COUNT_CAPTION_REACH = 30  # lines above a pair where a caption naming what it counts may stand
 
 
 def _counted(block: _Block, m: Measurement) -> tuple[Quantity, Quantity] | None:
@@ -308,6 +309,11 @@ def _counted(block: _Block, m: Measurement) -> tuple[Quantity, Quantity] | None:
     last = m.line + m.quote.count("\n")
     near = " ".join((m.context, *block.lines[max(0, m.line - _NEAR_LINES):last + _NEAR_LINES + 1]))
     words = {w.upper() if w.lower() == "iops" else w for w in _COUNTED_NEAR.findall(near)}
+    if not words:
+        # a caption further up names it: `Performance test result(IOPS):` over its cases
+        caption = next((line for line in reversed(block.lines[max(0, m.line - _COUNT_CAPTION_REACH):m.line])
+                        if line.rstrip().endswith(":") and len(line) <= 120), "")
+        words = {w.upper() if w.lower() == "iops" else w for w in _COUNTED_NEAR.findall(caption)}
     if not words:
         # the same figure printed by the tool further on, under its key: `Before[1]: 7.06M`
         # over the run `[1]` that ends `IOPS=7.06M`
@@ -373,6 +379,10 @@ def _caption_metric(block: _Block, line: int, canonical_unit: str | None) -> str
     return metric_of(canonical_unit, found[0])
 
 
+# what is used up, where less is better whatever its unit
+_USED = re.compile(r"\butili[sz]ation\b|(?:\b|_)overhead\b", re.I)
+
+
 def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
     base, patched = m.baseline, m.patched
     unit = m.unit or patched.unit or base.unit
@@ -390,8 +400,11 @@ def _make_claim(message: Message, block: _Block, m: Measurement) -> Claim:
             and (b_can < 0) == (p_can < 0):
         change = 100.0 * (p_can - b_can) / b_can
     stated = _stated_pct(m.stated)
+    lower_better = m.lower_is_better
+    if lower_better is None and metric == "other" and _USED.search(context):
+        lower_better = True  # (a share used up, `Network utilisation 97% -> 14%`: less is better)
     direction = direction_of(metric, canonical_unit, change if change is not None else stated,
-                           m.lower_is_better)
+                           lower_better)
     if stated == 0.0 and change is not None and abs(change) <= NOISE_PCT:
         direction = "neutral"  # (the author's own `(+0%)` beside figures that differ a little)
     origin = _origin(message, block.depth)
@@ -748,7 +761,7 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
             *find_list_measurements(block.lines, rows)])
         # runs of a tool under each side's caption, where no table or list was read
         taken = {i for m in read for i in range(m.line, m.line + max(1, m.quote.count("\n") + 1))}
-        listed = listing_lines(block.lines) | code_size_lines(block.lines)
+        listed = listing_lines(block.lines) | code_size_lines(block.lines) | device_dump_lines(block.lines)
         paired = find_paired_runs(block.lines, taken, series)
         taken.update(i for m in paired for i in range(m.line, _last_line(block.lines, m) + 1))
         by_name = find_named_rows(block.lines, taken, series, introduced)
@@ -773,8 +786,9 @@ def extract_claims(message: Message, limits: Limits = DEFAULT_LIMITS) -> tuple[C
                 found.append((_stated_claim(message, block, change, source="list"),
                               _rounding(change.stated)))
                 used.add(change.line)
-        for m in _not_logged([*find_prose_measurements(block.lines), *find_carried_pairs(block.lines),
-                              *find_formula_pairs(block.lines), *find_vs_pairs(block.lines)]):
+        for m in _with_counted(block, _not_logged([
+                *find_prose_measurements(block.lines), *find_carried_pairs(block.lines),
+                *find_formula_pairs(block.lines), *find_vs_pairs(block.lines)])):
             if m.line not in used:
                 figures.append(_make_claim(message, block, m))
                 found.append((figures[-1], None))

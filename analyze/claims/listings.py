@@ -95,3 +95,20 @@ def code_size_lines(lines: Sequence[str]) -> frozenset[int]:
             out.add(j)
             j += 1
     return frozenset(out)
+
+
+# lspci -vv's capability keys: a device's description, a line each (a long one wraps)
+_DEVICE_KEY = re.compile(r"^\s*(?:LnkCap|LnkSta|LnkCtl|DevCap|DevCtl|DevSta|Capabilities: \[)")
+_DEVICE_LINES = 3  # keys enough to call a stretch of lines a device dump
+
+
+def device_dump_lines(lines: Sequence[str]) -> frozenset[int]:
+    """The indexes of `lines` in an lspci dump: from its first capability key to the line
+    after its last (where a wrapped line's tail stands, `<512ns, L1 <16us`). What a device
+    is (its link's exit latencies, its payload sizes) is no performance figure."""
+    if "Cap" not in joined(lines):
+        return frozenset()
+    keyed = [i for i, line in enumerate(lines) if _DEVICE_KEY.match(line)]
+    if len(keyed) < _DEVICE_LINES:
+        return frozenset()
+    return frozenset(range(keyed[0], min(len(lines), keyed[-1] + 2)))

@@ -27,6 +27,9 @@ _LOG = re.compile(
     r"|\bsender\s*$|\bmeasurement period\b"
     # a report of when something happened, not how long it took
     r"|\(\d+(?:\.\d+)?s ago\)"
+    # lspci's capability lines (`Exit Latency L0s <512ns`): what the hardware is, never how
+    # fast a run went
+    r"|\b(?:LnkCap|LnkSta|LnkCtl|DevCap|DevCtl|DevSta)\d?:"
     # a histogram's bucket (bcc's `131072 -> 262143 : 1842 |****|`, bpftrace's
     # `[128, 256)  12 |@@@  |`): its bounds are no pair, its count no result
     r"|\d\s*\|(?:[*@#]+\s*|\s{10,})\|\s*$",

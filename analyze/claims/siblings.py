@@ -49,6 +49,8 @@ _FOR_PHRASE = re.compile(
 # the key of a figure: `avg=`, `IOPS=`, `p99:`, fio's `50.00th=[`
 _KEY_AT_END = re.compile(r"(?<![\w.])([A-Za-z_][\w.-]*|\d[\d.]*[A-Za-z]\w*)\s*[=:]\s*\[?\s*$")
 _MAX_LABEL_WORDS = 8
+# a list item's label before its colon: `- zero copy(--auto_zc): 42.83M vs. 44.43M`
+_ITEM_LABEL = re.compile(r"\s*(?:[-*+\u2022]\s+)?([A-Za-z][^:.!?=]{0,40}?)\s*:\s")
 _MAX_LABEL = 60
 
 
@@ -416,6 +418,10 @@ def _tell_apart_in_place(out: list[Claim], members: list[int], lines: Sequence[s
         line = claim.line or 0
         if claim.source == "prose":
             label = prose_label(claim)
+            if label is None and 0 < line <= len(lines):
+                # (a sentence under a list item's label: `- page copy: 2.54M vs. 2.6M, +2.3%`)
+                item = _ITEM_LABEL.match(lines[line - 1])
+                label = " ".join(item.group(1).split()) if item else None
             if label is not None:
                 labels[k] = label
         elif 0 < line <= len(lines):

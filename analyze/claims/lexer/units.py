@@ -189,7 +189,7 @@ _BY_CANONICAL = {
     "B/s": "throughput",
     "msg/s": "throughput",
     "trans/s": "transactions",
-    "req/s": "transactions",
+    "req/s": "throughput",  # requests a second: work done a second, as IOPS (the corpus)
     "ops/s": "throughput",  # IOPS, ops/s: how much work a second, as the corpus annotates them
     "conn/s": "transactions",
     "cycles": "cpu",
@@ -201,19 +201,24 @@ _BY_CANONICAL = {
 # names its request/response tests TCP_RR, UDP_RR, TCP_CRR.
 _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("transactions", compile_words(
-        r"trans\b|trans\.|transactions?|(?:\b|_)tps\b|req(?:uest)?s?/|"
-        r"requests? per|\bops\b|(?<![a-z])ops/|operations|connection rate|connections? per|"
+        r"trans\b|trans\.|transactions?|(?:\b|_)tps\b|connection rate|connections? per|"
         r"connections?/|\bcps\b|\bqps\b|queries per", re.I)),
+    # (requests and operations a second are work done a second, as IOPS are; a count of
+    # operations, stress-ng's `bogo ops`, is no rate)
     ("throughput", compile_words(
+        r"req(?:uest)?s?/|requests? per|(?<![a-z])ops/|(?:\b|_)ops[_ ]per|operations? per|"
         r"pps\b|throughput|bandwidth|\bbw\b|goodput|[kmg]?bps\b|[kmg]?bits?/|[kmg]?b/s|"
         r"packets?/|packets? per|\bpkts?/|\brate\b|\bfps\b|\b[kmg]?iops\b|\bio/s\b", re.I)),
-    ("time", compile_words(r"elapsed|wall[- ]?clock|\brun[- ]?time\b|completion time", re.I)),
+    ("time", compile_words(r"elapsed|wall[- ]?clock|\brun[- ]?time\b|completion time|"
+                           r"\b(?:numbers|figures|results|values)\s+are\s+(?:\w+\s+)?(?:times|durations)\b", re.I)),
     ("latency", compile_words(
         r"latency|latencies|\brtt\b|round.trip|delay|jitter|response time|percentile|"
         r"\bp(?:50|90|95|99)(?:\.9+)?\b|"
         r"\b(?:[nmu]s|[nmu]sec|µs|μs)\b", re.I)),
     ("cpu", compile_words(
-        r"(?<!per-)\bcpus?(?![a-z])|cycles|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|task-clock|\bbusy\b",
+        r"(?<!per-)\bcpus?(?![a-z])|cycles|\butil|\bidle\b|softirq|\bsys\b|\busr\b|\bload\b|task-clock|\bbusy\b"
+        # (what a job costs beside its work: `submission overhead`, LKP's `app_overhead`)
+        r"|(?<!memory )(?<!mem )(?:\b|_)overhead\b",
         re.I)),
     ("memory", compile_words(
         r"memory|\bmem\b|meminfo|\brss\b|slab|footprint|\b[kmg]i?b\b|bytes\b|allocation", re.I)),
@@ -233,7 +238,7 @@ _LATENCY_WORDS = compile_words(
     r"latenc|(?:\b|_)[cs]?lat\b|(?:\b|_)rtt\b|round.trip|delay|jitter|response|percentile|"
     r"(?:\b|_)p(?:50|90|95|99)(?:\.9+)?\b|\b\d+(?:\.\d+)?th\b|wake-?up|\bping\b|/op\b|"
     r"(?:^|\b|_)avg(?:_|\b)(?!\s+of\b)|"
-    r"\bper[ -](?!(?:second|sec|run|test|job|boot|cpu|core)\b)[a-z]|"
+    r"\bper[ -](?!(?:second|sec|run|test|job|boot|cpu|core|thread|process|queue|device)\b)[a-z]|"
     # (nobody times a job in nanoseconds: a figure in ns is one operation's cost)
     r"\bn(?:ano)?secs?\b|\bns\b",
     re.I)

@@ -378,8 +378,11 @@ def _setting(text: str, m: Measurement) -> bool:
         figures = list(_ANY_FIGURE.finditer(earlier))
         before = (earlier[figures[-1].end():] if figures else earlier) + before
     # (or the word each figure describes: `20 ms sleep instead of 10 ms delay`)
+    # (the word written once after both figures, `from 9 to 5 layers`, describes both)
+    lead, tail = sorted((m.baseline, m.patched), key=lambda q: q.start)
     return bool(SETTING.search(before)) or all(
-        SETTING_AFTER.match(text, q.end) for q in (m.baseline, m.patched))
+        SETTING_AFTER.match(text, q.end) for q in (m.baseline, m.patched)) or (
+        lead.unit is None and SETTING_AFTER.match(text, tail.end) is not None)
 
 
 def _measurement(c: Candidate, shape: _Shape, pair: PairRef) -> Measurement:

@@ -56,7 +56,8 @@ class Candidate:
 
 _LIST_ITEM = re.compile(r"\s*(?:[-*+•]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][.)])\s+\S")
 # pipes, tabs or wide gaps: a table row or aligned output, which the table readers read
-_TABLE_LIKE = re.compile(r"\|[^|]*\||\t|\S {3,}\S")
+# (a wide gap after a comma aligns a sentence's last part, `2.6M(BATCH_IO),   +2.3%`: no cell)
+_TABLE_LIKE = re.compile(r"\|[^|]*\||\t|[^\s,] {3,}\S")
 _COMMAND = re.compile(r"\s*(?:[$#] |\[.{0,40}\][$#] |diff --git |@@ |--- |\+\+\+ )")
 _TRAILER = re.compile(r"[A-Z][A-Za-z-]{1,40}-by: ")
 _INDENTED = re.compile(r"(?: {4}|\t)[ \t]*\S")

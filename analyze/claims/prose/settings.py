@@ -21,7 +21,8 @@ SETTING = re.compile(
     r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b",
     re.IGNORECASE)
 RESULT = re.compile(
-    r"\b(?:perform\w*|faster|slower|speed\w*|throughput|latenc\w*|bandwidth|improv\w*|"
+    # (`due to performance reasons` is a motive, not a result)
+    r"\b(?:perform\w*(?!\s+reasons?\b)|faster|slower|speed\w*|throughput|latenc\w*|bandwidth|improv\w*|"
     r"regress\w*|overhead|took|takes?|taking|costs?|usage|utili[sz]ation|iops|pps|rates?|"
     r"gain\w*|boost\w*|benchmark\w*|measured|results?)\b",
     re.IGNORECASE)
@@ -31,7 +32,10 @@ RESULT = re.compile(
 # `16 byte descriptors`, `500 entries`: what was set or built, not what was measured.
 SETTING_AFTER = re.compile(
     r"\s*(?:[A-Za-z]{1,6}\s+)?(?:sleeps?|delays?|timers?|timeouts?|intervals?|period|"
-    r"descriptors?|entries|slots?|limits?|caps?|thresholds?|budgets?|polls?|ticks?)\b", re.I)
+    r"descriptors?|entries|slots?|limits?|caps?|thresholds?|budgets?|polls?|ticks?|"
+    # (what a structure is built of, or where a field lies: `9 to 5 layers`, `24 to 31
+    # byte area`)
+    r"layers?|leaves|levels?|buckets?|area|region|range)\b", re.I)
 
 
 # Words that make a pair of sizes a measured result: memory used, a footprint, a structure's

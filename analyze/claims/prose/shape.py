@@ -447,7 +447,7 @@ def clause_around(text: str, start: int, end: int) -> str:
 # words that make a change one of CPU cost when they stand right by it
 _CPU_WORD = re.compile(r"\bcpus?\b(?!\s*(?:pinning|affinity|cores?|bind\w*|bound|masks?|hotplug|sets?"
                        r"|isolation|numbers?|ids?|list)\b)|\butil|cycles|softirq|\bsys\b|\busr\b"
-                       r"|\bidle\b|\bbusy\b|\bload\b", re.I)
+                       r"|\bidle\b|\bbusy\b|\bload\b|(?:\b|_)overhead\b", re.I)
 _CPU_REACH = 30  # characters either side of the change
 
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
+from analyze.claims.lexer.units import metric_of
 from analyze.claims.tables.roles import with_unit
 
 from .sentences import MAX_SENTENCE, _paragraphs, _sentences
@@ -29,9 +30,10 @@ _APPROX_SHARE = 0.15  # how far "~30%" may be from the change it rounds
 
 def _agrees(computed: float, stated: Quantity) -> bool:
     """The stated percentage (unsigned as written, or signed) is this change, within its
-    rounding (half a unit of its last digit; for "~30%", a share of it)."""
+    rounding or truncation (a unit of its last digit: 2.54 to 2.6 is written `+2.3%`; for
+    "~30%", a share of it)."""
     decimals = len(stated.text.split(".")[1].rstrip("% ")) if "." in stated.text else 0
-    tolerance = max(0.5 * 10 ** -decimals, _APPROX_SHARE * abs(stated.value)
+    tolerance = max(1.0 * 10 ** -decimals, _APPROX_SHARE * abs(stated.value)
                     if stated.bound == "approx" else 0.0)
     if stated.sign is not None or stated.value < 0:
         value = stated.value if stated.value < 0 or stated.sign is None else stated.sign * stated.value
@@ -45,9 +47,11 @@ def _change(base: Quantity, patched: Quantity) -> float | None:
     return None if not b else 100.0 * (p - b) / b
 
 
-def _pair(text: str, a: Quantity, b: Quantity, stated: Quantity) -> tuple[Quantity, Quantity] | None:
+def _pair(text: str, a: Quantity, b: Quantity, stated: Quantity,
+          gained: bool = False) -> tuple[Quantity, Quantity] | None:
     """The two figures in the order the stated change gives, each with the unit written
-    once (`24 vs 31.5 MIOPS`)."""
+    once (`24 vs 31.5 MIOPS`). `gained`: the words say the rate rose (`~5% performance
+    gain`), which orders a pair an unsigned percentage fits both ways."""
     unit = b.unit or a.unit
     if (a.unit and b.unit and a.canonical_unit != b.canonical_unit) or unit is None:
         return None
@@ -56,9 +60,16 @@ def _pair(text: str, a: Quantity, b: Quantity, stated: Quantity) -> tuple[Quanti
     if forward is None or backward is None:
         return None
     one, other = _agrees(forward, stated), _agrees(backward, stated)
+    if one and other and gained and stated.sign is None \
+            and metric_of(a.canonical_unit or b.canonical_unit) in ("throughput", "transactions"):
+        return (a, b) if forward > 0 else (b, a)
     if one == other:
         return None
     return (a, b) if one else (b, a)
+
+
+# words that say a rate rose
+_GAINED = re.compile(r"\b(?:gain\w*|improv\w*|faster|boost\w*|speed-?up|increas\w*|higher|more)\b", re.I)
 
 
 def find_vs_pairs(lines: Sequence[str]) -> list[Measurement]:
@@ -68,22 +79,36 @@ def find_vs_pairs(lines: Sequence[str]) -> list[Measurement]:
     for para in _paragraphs(lines):
         if "%" not in para.text or not _HINT.search(para.text):
             continue
+        said: list[Quantity] = []  # the sentence before's percentages
         for start, end in _sentences(para.text):
             text = para.text[start:end]
-            if len(text) > MAX_SENTENCE or "%" not in text or not _HINT.search(text):
+            before, said = said, []
+            if len(text) > MAX_SENTENCE:
+                continue
+            if "%" in text:
+                said = [q for q in find_quantities(text) if q.kind == "percent"]
+            if not _HINT.search(text) or ("%" not in text and not (
+                    len(before) == 1 and text.lstrip().startswith("("))):
                 continue
             qs = find_quantities(text)
+            # (the pair in brackets after the sentence that states its change: `showed ~5%
+            # performance gain. (7044 KIOPS vs 7423)`)
+            carried = before[0] if "%" not in text else None
             figures = [q for q in qs if q.kind in ("number", "duration")]
             for a, b in zip(figures, figures[1:], strict=False):
                 if not _VS.fullmatch(text, a.end, b.start):
                     continue
-                # the first percentage after the pair and before the next figure
+                # the first percentage after the pair and before the next figure, else the
+                # one right before it (`showed ~5% performance gain. (7044 KIOPS vs 7423)`)
                 later = [q for q in qs if q.start >= b.end]
+                earlier = [q for q in qs if q.end <= a.start]
                 stated = later[0] if later and later[0].kind == "percent" and later[0].high is None \
-                    else None
+                    else earlier[-1] if earlier and earlier[-1].kind == "percent" \
+                    and earlier[-1].high is None and len(earlier) == 1 else carried
                 if stated is None:
                     continue
-                found = _pair(text, a, b, stated)
+                gained = stated is carried and bool(_GAINED.search(para.text[:start]))
+                found = _pair(text, a, b, stated, gained)
                 if found is None:
                     continue
                 base, patched = found

@@ -41,6 +41,7 @@ from .roles import (
     probe_unit,
     resolve_roles,
     role_of,
+    said_of_all,
     stated_in,
     unit_in_text,
     with_unit,
@@ -258,6 +259,11 @@ def _caption(lines: Sequence[str], i: int, most: int = _CAPTION_LINES) -> str:
     while k >= 0 and len(found) < most:
         text = lines[k].strip()
         if not text:
+            if len(found) == 1 and _GROUPS.fullmatch(found[0]) and _introduces(lines, k - 1):
+                # (a header's groups over it, `ext4  bcachefs`, and over them the sentence
+                # that introduces the table, `... in seconds is as follows.`)
+                k -= 1
+                continue
             break
         if len(text) > 120 or "|" in text:
             return " ".join(reversed(found))
@@ -266,8 +272,28 @@ def _caption(lines: Sequence[str], i: int, most: int = _CAPTION_LINES) -> str:
     return " ".join(reversed(found))
 
 
+# a line of a few column groups' names (`ext4      bcachefs`), no sentence
+_GROUPS = re.compile(r"[\w.+/-]+(?:\s{2,}[\w.+/-]+){1,5}")
+_INTRODUCES = re.compile(r":\s*$|\b(?:is|are)\s+(?:as\s+follows|below)\b", re.I)
+
+
+def _introduces(lines: Sequence[str], k: int) -> bool:
+    """Line k ends a short paragraph that introduces what follows (`... is as follows.`,
+    a colon at its end)."""
+    paragraph: list[str] = []
+    while k >= 0 and lines[k].strip() and len(paragraph) < _CAPTION_LINES:
+        if len(lines[k]) > 120:
+            return False
+        paragraph.append(lines[k].strip())
+        k -= 1
+    return bool(paragraph) and _INTRODUCES.search(" ".join(reversed(paragraph))) is not None
+
+
 # a caption's legend for the figures under it: `A few numbers in Mb/sec (w/retpoline) ...`
-_LEGEND = re.compile(r"\b(?:numbers|figures|results|values|data|rates|times)\s+(?:are\s+|shown\s+)?in\s+([^\s,;()]+)",
+_LEGEND = re.compile(r"\b(?:numbers|figures|results|values|data|rates|times)\s+(?:are\s+|shown\s+)?in\s+([^\s,;()]+)"
+                     # (a sentence that says in what unit what follows is: `... with varying
+                     # thread count in seconds is as follows`)
+                     r"|\bin\s+([A-Za-z][\w/]{0,15})\s+(?:is|are)\s+(?:as\s+follows|below|shown|listed|given)\b",
                      re.I)
 
 
@@ -276,7 +302,7 @@ def _legend_unit(caption: str) -> str | None:
     (`A few numbers in Mb/sec ... with N rules`): said of the figures themselves, unlike a
     unit in the caption's other sentences (`with 4KB bytes per send`)."""
     m = _LEGEND.search(caption) if caption else None
-    return unit_in_text(m.group(1)) if m else None
+    return unit_in_text(m.group(m.lastindex or 1)) if m else None
 
 
 class ShellContext:
@@ -475,6 +501,9 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
         if all(found.values()) and len({c[0] for c in found.values() if c}) == 1:
             counted = {t: c for t, c in found.items() if c}
     note = _note(lines, j)
+    # what the caption or the note under the table says of all its figures: `Numbers are
+    # times so lower is better`
+    of_all, lower_better = said_of_all(f"{caption} {note}")
     groups = _group_units(lines, i, len(texts)) if header.pipe else {}
     out: list[Measurement] = []
     for b, p, s in header.pairs:
@@ -514,7 +543,8 @@ def _table(lines: Sequence[str], i: int, header: _Header, max_rows: int,
             out.append(Measurement(
                 baseline=with_unit(bq, unit), patched=with_unit(pq, unit), source="table",
                 line=r, quote=line.rstrip(), unit=unit, stated=stated, condition=condition,
-                context=row_context,
+                context=f"{row_context} {of_all}" if of_all else row_context,
+                lower_is_better=lower_better,
             ))
     return out, j
 

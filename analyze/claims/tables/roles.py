@@ -314,6 +314,27 @@ def figure(qs: Sequence[Quantity]) -> Quantity | None:
     return qs[0] if qs else None
 
 
+# which way is better, said of a table's figures: `lower is better`, `higher is better`
+_BETTER = re.compile(r"\b(lower|higher|smaller|bigger|larger|less|more)\s+is\s+better\b", re.I)
+_LOWER = frozenset({"lower", "smaller", "less"})
+# what all of a table's figures are: `Numbers are times`
+_OF_ALL = re.compile(r"\b(?:numbers|figures|results|values)\s+are\s+(?:\w+\s+)?"
+                     r"(?:times|durations|latenc\w+|seconds)\b"
+                     r"(?!\s+(?:faster|slower|more|less|higher|lower|better|worse))", re.I)
+
+
+def said_of_all(text: str) -> tuple[str, bool | None]:
+    """What a table's caption or the note under it says of all its figures: what they are
+    (`Numbers are times`, words for `metric_of`, else "") and whether lower is better (None
+    when it does not say)."""
+    if len(text) > _MAX_HEADER * 2:
+        return "", None
+    better = _BETTER.search(text)
+    of_all = _OF_ALL.search(text)
+    return (of_all.group(0) if of_all else "",
+            None if better is None else better.group(1).lower() in _LOWER)
+
+
 def stated_in(qs: Sequence[Quantity]) -> Quantity | None:
     """A stated change among a cell's quantities: a percentage or a ratio."""
     for q in qs:

@@ -33,7 +33,16 @@ from analyze.claims.block_text import joined
 from analyze.claims.lexer.numbers import find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity
 
-from .roles import BASELINE, PATCHED, STATED, resolve_roles, role_of, unit_in_text, with_unit
+from .roles import (
+    BASELINE,
+    PATCHED,
+    STATED,
+    resolve_roles,
+    role_of,
+    said_of_all,
+    unit_in_text,
+    with_unit,
+)
 
 _MAX_LINE = 400  # table rows are short; longer lines are prose
 _MAX_ROWS = 200  # rows of one table read here; a longer run of lines is a log
@@ -274,6 +283,14 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
     flipped = [(c := _change(g.q, f.q)) is not None and abs(c) > 0.05 and p.q.value != 0
                and (c < 0) != (p.q.value < 0) for p, f, g in applicable]
     lower_better = True if flipped and sum(flipped) > len(flipped) / 2 else None
+    # (what the caption or the note under the table says of its figures: `Numbers are times
+    # so lower is better`)
+    end = run[-1][0] + 1
+    note = next((t for t in (lines[k].strip() for k in range(end, min(len(lines), end + 2))) if t), "")
+    of_all, said_lower = said_of_all(f"{caption} {note[:120]}")
+    if lower_better is None:
+        lower_better = said_lower
+    context = f"{caption} {of_all}" if of_all else caption
     out = []
     for p, f, g in applicable:
         if f.row == g.row and _column(rows[f.row], f) in reruns:
@@ -316,7 +333,7 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
         out.append(Measurement(
             baseline=with_unit(g.q, unit), patched=with_unit(f.q, unit), source="table",
             line=rows[read[0]].line, quote=quote, unit=unit, stated=stated,
-            condition=condition, context=caption, lower_is_better=lower_better,
+            condition=condition, context=context, lower_is_better=lower_better,
         ))
     return out
 
