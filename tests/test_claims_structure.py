@@ -1133,3 +1133,96 @@ def test_a_pair_in_brackets_after_the_sentence_that_states_its_gain(tmp_path: Pa
             "performance gain. (7044 KIOPS vs 7423)\n")
     got = [(c.baseline, c.patched, c.unit, c.stated_change_pct) for c in claims(tmp_path, body)]
     assert got == [(7044, 7423, "KIOPS", 5.0)]
+
+
+def test_names_alone_with_their_percentages_and_ratios_alone_are_told_apart(tmp_path: Path) -> None:
+    """A list of names each with its change (`XDP_PASS   -1,2%`) names each claim by its own
+    name, not by the first row as a heading; ratios stated alone (`6x improvement in drop
+    rate`, `4.5x improvement in l2fwd rate`) under headings that do not tell them apart are
+    siblings, told apart by what each is of."""
+    body = ("Numbers gathered with xdp_rxq_info on 1500 MTU:\n\n"
+            "XDP_DROP      +1%\nXDP_PASS      -1,2%\nXDP_TX        -0,5%\n\n"
+            "xdpsock rxdrop 2 cores (app and irq pinned to different cores)\n"
+            "   default : taskset -c 3 ./xdpsock -i eth0 -r -q 1\n"
+            "6x improvement in drop rate\n\n"
+            "xdpsock rxdrop 2 cores (app and irq pinned to different cores)\n"
+            "   default : taskset -c 3 ./xdpsock -i eth0 -l -q 1\n"
+            "4.5x improvement in l2fwd rate\n")
+    got = sorted(dict(c.condition).get("for") or "" for c in claims(tmp_path, body))
+    assert got == ["XDP_DROP", "XDP_PASS", "XDP_TX", "drop rate", "l2fwd rate"]
+
+
+def test_a_sentence_ending_in_a_side_captions_the_run_below_it(tmp_path: Path) -> None:
+    """`or around 3.1M IOPS (single thread, single core), and after:` ends in the side of
+    the run under it: the two t/io_uring runs pair, and the ~10% said after them is theirs."""
+    run = ("host> sudo taskset -c 0 t/io_uring -b512 -d128 -s32 -c32 -p1 /dev/nvme3n1\n"
+           "Added file /dev/nvme3n1 (submitter 0)\n"
+           "polled=1, fixedbufs=1, register_files=1, buffered=0 QD=128\n"
+           "IOPS={}, IOS/call=32/31, inflight=128 (128)\n")
+    body = ("As a reference. Before the patch:\n\n" + run.format(3111520)
+            + "\nor around 3.1M IOPS (single thread, single core), and after:\n\n"
+            + run.format(3417120) + "\nwhich is about a ~10% increase in per-core IOPS.\n")
+    got = [(c.baseline, c.patched, c.unit, c.stated_change_pct) for c in claims(tmp_path, body)]
+    assert got == [(3111520, 3417120, "IOPS", 10.0)]
+
+
+def test_a_header_of_statistics_over_time_rows_gives_the_mean(tmp_path: Path) -> None:
+    """`avg min max stdev` over `real 0.205 0.190 0.266 0.011`: the mean is each side's
+    figure (rule 4), in seconds, `time`'s wall clock; the other columns are its spread."""
+    block = "        avg     min     max     stdev\nreal    {}\nuser    0.017   0.007   0.029   0.004\n"
+    body = ("Tested with v6.1 and performance is much worse than with the test patch:\n\n"
+            "test patch:\n" + block.format("0.205   0.190   0.266   0.011")
+            + "\n6.1.0-rc3-00016-gb2534357:\n" + block.format("0.725   0.200   18.090  2.279"))
+    got = [(c.baseline, c.patched, c.unit, c.metric, c.direction) for c in claims(tmp_path, body)]
+    assert got == [(0.725, 0.205, "s", "time", "improvement")]
+
+
+def test_shares_and_sizes_are_no_changes(tmp_path: Path) -> None:
+    for body in ("This reduced the time spent waiting on the TX side from 3.12% to 0.3%.\n",
+                 "The overhead taken by io_req_local_work_add() goes from 3% -> 0.5% here.\n",
+                 "Things like blk-map grow ~6% more text, and bio ~3%.\n",
+                 "Code size reduced by 24.913%.\n",
+                 "-rw-rw-r-- 1 user users 5120 jan 3 13.52 xt_dscp.o\n"
+                 "-rw-rw-r-- 1 user users 8000 jan 3 14.09 xt_dscp.o\n",
+                 "Before:\nio_iopoll_complete: 5.29%\n\nAfter:\nio_iopoll_complete: 3.39%\n"):
+        assert claims(tmp_path, body) == [], body
+    # (a measure's own name in snake case is no function's)
+    got = claims(tmp_path, "Before:\ncpu_util: 5.29%\n\nAfter:\ncpu_util: 3.39%\n")
+    assert [(c.baseline, c.patched) for c in got] == [(5.29, 3.39)]
+
+
+BOX = """\
+Throughput against the tree back-end:
+
+ ---------------.--------------------------.-------------------------.
+ Box, 1 thread  |      baselines, Mpps     |   Mpps, % over tree     |
+ type   entries |  drop  |  hash  |  tree  |   new      |  new AVX2  |
+ ---------------|--------|--------|--------|------------|------------|
+ port,proto     |        |        |        |            |            |
+         10000  |   19.6 |   11.6 |    4.4 | 2.1   -52% | 5.6   +27% |
+ ---------------|--------|--------|--------|------------|------------|
+ port,proto     |        |        |        |            |            |
+ 4 threads 10000|   77.9 |   45.1 |   17.4 | 8.3   -52% |22.4   +29% |
+ ---------------|--------|--------|--------|------------|------------|
+ net,mac        |        |        |        |            |            |
+          1000  |   19.0 |    8.4 |    3.9 | 6.0   +54% | 9.9  +154% |
+ ---------------'--------'--------'--------'------------'------------'
+"""
+
+
+def test_a_label_cell_with_numbers_of_its_own_moves_no_column(tmp_path: Path) -> None:
+    """`4 threads 10000|` holds two numbers where the other rows' label cells hold one: the
+    baseline is still the cell the percentages are of (`tree`), and the label is the cell."""
+    got = {(c.baseline, c.patched): dict(c.condition).get("case") for c in claims(tmp_path, BOX)}
+    assert got[(17.4, 22.4)] == "port,proto 4 threads 10000"
+    assert got[(17.4, 8.3)] == "port,proto 4 threads 10000"
+    assert (45.1, 22.4) not in got and got[(4.4, 5.6)] == "port,proto 10000"
+
+
+def test_a_functional_tests_log_and_a_drives_smart_log_are_no_results(tmp_path: Path) -> None:
+    body = ("Before:\nxfs/288 1s ...  2s\ngeneric/001 12s ...  11s\n\n"
+            "After:\nxfs/288 2s ...  1s\ngeneric/001 11s ...  12s\n")
+    assert claims(tmp_path, body) == []
+    body = ("Before:\nPercentage Used:                    4%\nData Units Read:   32,373,823 [16.5 TB]\n\n"
+            "After:\nPercentage Used:                    5%\nData Units Read:   32,999,101 [16.8 TB]\n")
+    assert claims(tmp_path, body) == []

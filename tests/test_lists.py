@@ -710,3 +710,13 @@ def test_each_run_named_as_the_baseline_with_more_added_pairs_with_the_baseline(
 def test_a_baseline_with_something_added_beside_the_baseline_is_patched(labels, roles):
     from analyze.claims.tables.roles import resolve_roles
     assert resolve_roles(labels) == roles
+
+
+def test_numbered_runs_of_each_side_are_not_paired_run_by_run():
+    """`nvme-orig-N.fio:` and `nvme-new-N.fio:` are each side's repeats (rule 4): the
+    averages written above them are the claims, never the last `orig` run against each
+    `new` run."""
+    text = ["IOPS :-", "nvme-orig:  Average IOPS: 72,690", "nvme-new:   Average IOPS: 72,580", ""]
+    text += [f"nvme-orig-{k}.fio:  read: IOPS=72.{k}k, BW=28{k}MiB/s" for k in range(1, 4)]
+    text += [f"nvme-new-{k}.fio:  read: IOPS=73.{k}k, BW=28{k}MiB/s" for k in range(1, 4)]
+    assert pairs(find_list_measurements(text)) == [(72690, 72580)]

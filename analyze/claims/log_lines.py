@@ -27,6 +27,16 @@ _LOG = re.compile(
     r"|\bsender\s*$|\bmeasurement period\b"
     # a report of when something happened, not how long it took
     r"|\(\d+(?:\.\d+)?s ago\)"
+    # `ls -l`'s lines: a file's mode, links, owner, size and time, never a result
+    r"|^\s*[-dlcbps][rwxsStT-]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+\d"
+    # fstests' line for a test, its last run's time and this run's (`xfs/288 1s ...  2s`):
+    # a functional test's log
+    r"|^\s*(?:generic|xfs|ext[234]|btrfs|overlay|nfs|f2fs|shared|cifs|udf|ceph|tmpfs)/\d{3}\s+\d+s\s+\.\.\."
+    # a drive's SMART log (`Percentage Used: 4%`, `Data Units Read: 32,373,823`): its wear
+    r"|^\s*(?:Critical Warning|Available Spare(?: Threshold)?|Percentage Used|Data Units (?:Read|Written)"
+    r"|Host (?:Read|Write) Commands|Controller Busy Time|Power Cycles|Power On Hours|Unsafe Shutdowns"
+    r"|Media and Data Integrity Errors|Error Information Log Entries|percentage_used|data_units_(?:read|written)"
+    r"|host_(?:read|write)_commands|controller_busy_time|power_on_hours|unsafe_shutdowns)\s*:"
     # lspci's capability lines (`Exit Latency L0s <512ns`): what the hardware is, never how
     # fast a run went
     r"|\b(?:LnkCap|LnkSta|LnkCtl|DevCap|DevCtl|DevSta)\d?:"

@@ -50,6 +50,7 @@ _FOR_PHRASE = re.compile(
 _KEY_AT_END = re.compile(r"(?<![\w.])([A-Za-z_][\w.-]*|\d[\d.]*[A-Za-z]\w*)\s*[=:]\s*\[?\s*$")
 _MAX_LABEL_WORDS = 8
 # a list item's label before its colon: `- zero copy(--auto_zc): 42.83M vs. 44.43M`
+_NAMED_PERCENT = re.compile(r"\s*([A-Za-z][\w./+-]*(?: [\w./+-]+){0,3}?)\s*[:=]?\s+[-+~\u2212]?\d[\d.,]*\s*%\s*")
 _ITEM_LABEL = re.compile(r"\s*(?:[-*+\u2022]\s+)?([A-Za-z][^:.!?=]{0,40}?)\s*:\s")
 _MAX_LABEL = 60
 
@@ -263,6 +264,10 @@ def prose_label(claim: Claim) -> str | None:
     """What a sentence says its figure is for: the phrase after it that opens with `for`,
     `on`, `with`... (`4% for the l2fwd sample app`: `the l2fwd sample app`)."""
     value = claim.stated_change_pct if claim.baseline is None else claim.patched
+    if value is None and (ratio := dict(claim.condition).get("ratio")):
+        # (a ratio stated alone: `6x improvement in drop rate`)
+        figures = _figures(ratio)
+        value = figures[0][2] if figures else None
     if value is None:
         return None
     text = " ".join(claim.quote.split())
@@ -326,7 +331,10 @@ def tell_apart(claims: Sequence[Claim], lines: Sequence[str]) -> list[Claim]:
     groups: dict[tuple[str, str | None, tuple[tuple[str, str], ...]], list[int]] = {}
     for k, claim in enumerate(claims):
         if claim.line is not None:
-            groups.setdefault((claim.metric, claim.canonical_unit, claim.condition), []).append(k)
+            # (a ratio stated alone is the claim's result kept as its condition, not what it
+            # ran: `6x improvement in drop rate` and `4.5x improvement in l2fwd rate` are siblings)
+            ran = tuple(kv for kv in claim.condition if kv[0] != "ratio")
+            groups.setdefault((claim.metric, claim.canonical_unit, ran), []).append(k)
     siblings = [members for members in groups.values() if len(members) > 1]
     out = list(claims)
     if not siblings:
@@ -419,8 +427,9 @@ def _tell_apart_in_place(out: list[Claim], members: list[int], lines: Sequence[s
         if claim.source == "prose":
             label = prose_label(claim)
             if label is None and 0 < line <= len(lines):
-                # (a sentence under a list item's label: `- page copy: 2.54M vs. 2.6M, +2.3%`)
-                item = _ITEM_LABEL.match(lines[line - 1])
+                # (a sentence under a list item's label: `- page copy: 2.54M vs. 2.6M, +2.3%`;
+                # a name and its percentage alone: `XDP_PASS      -1,2%`)
+                item = _ITEM_LABEL.match(lines[line - 1]) or _NAMED_PERCENT.fullmatch(lines[line - 1])
                 label = " ".join(item.group(1).split()) if item else None
             if label is not None:
                 labels[k] = label

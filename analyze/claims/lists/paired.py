@@ -114,6 +114,10 @@ class _Section:
     labelled: bool = False
 
 
+# the last clause of a sentence, after its last comma or `and`: a few words
+_LAST_CLAUSE = re.compile(r".*(?:,|\band\b)\s*((?:\S+\s*){1,4})$")
+
+
 def side_caption(line: str) -> tuple[str, str, int] | None:
     """(role, label, where the run starts on the line) when `line` captions one side's run:
     `Before:`, `Without this patch:`, `nvme io (with this): # t/io_uring ...`, `----- After
@@ -128,6 +132,11 @@ def side_caption(line: str) -> tuple[str, str, int] | None:
     inline = len(line)
     if colon and rest and not rest.startswith(("#", "$")):
         inline = line.index(":", line.index(label)) + 1  # the run on the caption's line
+    if len(label.split()) > _MAX_CAPTION_WORDS and not rest and line.rstrip().endswith(":"):
+        # a sentence's last clause that captions what follows: `or around 3.1M IOPS (single
+        # thread, single core), and after:`
+        tail = _LAST_CLAUSE.search(label)
+        label = tail.group(1) if tail is not None else label
     if len(label.split()) > _MAX_CAPTION_WORDS:
         return None  # a sentence that says "before", not a caption
     if not colon and not line.rstrip().endswith(("-", "=", ":")) and (
@@ -518,6 +527,11 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                 results = sorted({*results, *(k for k, q in enumerate(b.figures)
                                               if (m := _PART_AFTER.match(b.text, q.end))
                                               and m.group(1).lower()[:3] in claimed_parts)})
+            mean = _mean_column(lines, base, b)
+            if mean is not None:
+                # (a header of statistics over the rows, `avg  min  max  stdev`: the mean is
+                # the run's figure, rule 4; the rest is its spread)
+                results = [mean]
             columns = _tab_columns(lines, base, b) if _MEAN_ROW.match(b.text) else {}
             if columns:
                 # a tab table's row of means: each column its header names is a result
@@ -528,7 +542,9 @@ def _pair(lines: Sequence[str], base: _Section, patched: _Section,
                     continue  # nothing went that way on either side (`0 xmit/s`)
                 # (a unit in brackets before the figures: fio's `lat (nsec): ... avg=1074.98`)
                 unit = (bq.unit or pq.unit or _unit_in_brackets(b.text[:bq.start])
-                        or unit_in_text(columns.get(k, "")) or _key_unit(b.text, bq) or unit_hint)
+                        or unit_in_text(columns.get(k, "")) or _key_unit(b.text, bq) or unit_hint
+                        # (`time`'s `real` row of bare figures, a summary of runs: seconds)
+                        or ("s" if timed and _REAL_ROW.match(b.text) else None))
                 # (each side's own unit when each names one: `(nsec)` here, `(usec)` there)
                 punit = pq.unit or _unit_in_brackets(p.text[:pq.start]) or unit
                 part = _PART_AFTER.match(b.text, bq.end) if claimed_parts else None
@@ -586,6 +602,25 @@ def _words_above(lines: Sequence[str], caption: int) -> str:
         out.append(lines[j])
         j -= 1
     return " ".join(reversed(out))
+
+
+_REAL_ROW = re.compile(r"\s*real\s+\d", re.I)
+_STAT_NAME = re.compile(r"avg|average|mean|median|min|max|std|stdev|stddev|dev|sd|p\d{2}(?:\.\d+)?", re.I)
+_MEAN_NAME = re.compile(r"avg|average|mean|median", re.I)
+
+
+def _mean_column(lines: Sequence[str], section: _Section, row: _Line) -> int | None:
+    """The place of the mean among a row's figures when a header of statistics names its
+    columns (`        avg     min     max     stdev` over `real    0.205   0.190 ...`): the
+    nearest line of words above the row in its run, a statistic's name over each figure."""
+    for j in range(row.index - 1, max(section.start - 1, row.index - 6), -1):
+        words = lines[j].split()
+        if not words or any(ch.isdigit() for ch in lines[j]):
+            continue
+        if len(words) != len(row.figures) or not all(_STAT_NAME.fullmatch(w) for w in words):
+            return None
+        return next((k for k, w in enumerate(words) if _MEAN_NAME.fullmatch(w)), None)
+    return None
 
 
 def _tab_columns(lines: Sequence[str], section: _Section, row: _Line) -> dict[int, str]:

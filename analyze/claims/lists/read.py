@@ -18,6 +18,7 @@ from analyze.claims.block_text import joined
 from analyze.claims.lexer.first_chars import compile_words
 from analyze.claims.lexer.numbers import find_quantities as _find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
+from analyze.claims.lexer.units import metric_of
 from analyze.claims.listings import code_listing_lines
 from analyze.claims.prose.settings import SIZE_MEASURED
 from analyze.claims.shell.commands import TOOLS, find_commands
@@ -525,6 +526,19 @@ def _is_setting(b: _Item, p: _Item) -> bool:
     return not unit and not _RESULT_KEY.search(b.key or "")
 
 
+# a function's name, as a profile prints it: `io_iopoll_complete`, `__schedule`, `memcpy()`
+_FUNCTION = re.compile(r"_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?|[a-z_][a-z0-9_]*\(\)")
+
+
+def _is_profile_share(b: _Item, p: _Item) -> bool:
+    """A function's share of a profile under each side (`io_iopoll_complete: 5.29%`), the
+    definition's profile share: no claim, before and after alike."""
+    key = (b.key or "").strip()
+    # (a key that names a measure is one, snake case or not: `cpu_util`, `p99_lat`)
+    return b.value.kind == "percent" and p.value.kind == "percent" \
+        and _FUNCTION.fullmatch(key) is not None and metric_of(None, key.replace("_", " ")) == "other"
+
+
 def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
                  cmds: ShellContext) -> list[Measurement] | None:
     roles = resolve_roles([first.caption, second.caption])
@@ -542,7 +556,8 @@ def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
         # a key printed again is the run's next sample: the first stands for the run
         firsts = {_norm(it.key): it for it in reversed(patched.items)}
         pairs = [(b, firsts[_norm(b.key)]) for b in _first_of_each_key(base.items)
-                 if _norm(b.key) in firsts and not _is_setting(b, firsts[_norm(b.key)])]
+                 if _norm(b.key) in firsts and not _is_setting(b, firsts[_norm(b.key)])
+                 and not _is_profile_share(b, firsts[_norm(b.key)])]
     elif len(base.items) == len(patched.items):
         pairs = list(zip(base.items, patched.items, strict=True))
     else:
@@ -590,6 +605,9 @@ def _pair_groups(lines: Sequence[str], first: _Group, second: _Group,
     return out
 
 
+_DIGITS_RUN = re.compile(r"\d+")
+
+
 def _block_measurements(lines: Sequence[str], skip: set[int], max_rows: int,
                         cmds: ShellContext) -> list[Measurement]:
     # Two groups pair only when a caption names a side (`resolve_roles`), a caption is a
@@ -600,9 +618,17 @@ def _block_measurements(lines: Sequence[str], skip: set[int], max_rows: int,
                and reader.at(i)[0] is not None for i, line in enumerate(lines)):
         return []
     groups = reader.all()
+    # the runs of one side numbered one after another (`nvme-orig-1.fio:`, `nvme-orig-2.fio:`):
+    # a run of them is one side's repeats, never paired run by run with the other side's
+    stems = [_DIGITS_RUN.sub("#", g.caption) for g in groups]
+    numbered = {k for k in range(len(groups)) if "#" in stems[k] and (
+        (k > 0 and stems[k - 1] == stems[k]) or (k + 1 < len(groups) and stems[k + 1] == stems[k]))}
     out: list[Measurement] = []
     k = 0
     while k + 1 < len(groups):
+        if k in numbered or k + 1 in numbered:
+            k += 1
+            continue
         found = _pair_groups(lines, groups[k], groups[k + 1], cmds)
         if found and k + 2 < len(groups) and _gap(groups[k + 1], groups[k + 2]) < _gap(
                 groups[k], groups[k + 1]) and _pair_groups(lines, groups[k + 1], groups[k + 2], cmds):
@@ -614,7 +640,7 @@ def _block_measurements(lines: Sequence[str], skip: set[int], max_rows: int,
             # each pair is then named by its run's caption)
             base = groups[k - 2] if role_of(groups[k - 2].caption) == BASELINE else None
             runs = [(groups[k - 1], found)]
-            while base is not None and k < len(groups) \
+            while base is not None and k < len(groups) and k not in numbered \
                     and resolve_roles([base.caption, groups[k].caption]) == [BASELINE, PATCHED] \
                     and (more := _pair_groups(lines, base, groups[k], cmds)):
                 runs.append((groups[k], more))
@@ -685,6 +711,10 @@ def _condition_after(rest: str) -> tuple[tuple[str, str], ...]:
 
 
 
+# a function named before a pair of percentages, or time spent somewhere: a profile's share
+_SHARE_OF_FUNCTION = re.compile(r"\b[a-z_][a-z0-9_]{2,}\(\)|\btime\s+spent\b|\bprofil(?:e|es|ing)\b", re.I)
+
+
 def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     """`tcp_rr: 512k -> 578k trans/s`, `4 threads: 3.1 Mpps -> 4.0 Mpps`, `X => Y`, `X → Y`.
 
@@ -715,6 +745,8 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
         unit = unit_in_text(line[pq.end:pq.end + 40]) or unit
     if (bq.canonical_unit or pq.canonical_unit) == "B" and not SIZE_MEASURED.search(line):
         return None  # a size set or planned (`64k --> 2 MiB journey next`), no result
+    if bq.kind == pq.kind == "percent" and _SHARE_OF_FUNCTION.search(line[:bq.start]):
+        return None  # a function's share of a profile (`io_req_local_work_add() from 3% -> 0.5%`)
     condition = label_condition(label) or _condition_after(line[pq.end:])
     context = label
     if not (unit or _MEASURE.search(label)):

@@ -36,6 +36,12 @@ _QUOTED_SUBJECT = re.compile(r"\"\s*\[[^\"\]]{1,60}\][^\"]*$")
 _SHARE_OF = re.compile(r"\b(?:overhead|share|time spent|samples)\b[^.;()]{0,40}\(\s*[~<>]?\s*$", re.I)
 
 
+# what a build weighs: code size, a section's text, a module's storage
+_CODE_SIZE = re.compile(
+    r"\bcode\s+size|\b(?:text|object|binary|module|image|kernel)\s+size|\bmore\s+text\b"
+    r"|\btext\s+(?:grows|shrinks)|\b(?:module|disk)\s+storage|\bbloat-o-meter|\bvmlinux\s+size", re.I)
+
+
 def is_no_change(text: str, q: Quantity) -> bool:
     """What a percentage in a sentence is never the change of, whichever reader found it:
     how far runs scatter, one end of a range (`35% to 40%`, `10%-23%`, `10%~30%`), a
@@ -44,8 +50,8 @@ def is_no_change(text: str, q: Quantity) -> bool:
     overhead (> 10%)`), a quoted title of another report (`"[linux-next] ...: 32.5%
     improvement"`)."""
     before, after = text[max(0, q.start - _WINDOW):q.start], text[q.end:q.end + _WINDOW]
-    if _SCATTER.search(text):
-        return True
+    if _SCATTER.search(text) or _CODE_SIZE.search(text):
+        return True  # (or a build's size: `~6% more text`, `code size reduced by 24.9%`)
     if re.match(r"\s*(?:to|-|–)\s*[+\-~]?\d", after) or re.search(r"\d%?\s*(?:to|-|–)\s*~?$",
                                                                      before):
         return True

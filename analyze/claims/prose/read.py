@@ -222,7 +222,9 @@ _ATTRIBUTE = re.compile(r"^\d+(?:\.\d+)?-[A-Za-z]")
 _SHARE_OF = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:total\s+)?(?:cpu\s+)?(?:cycles|samples)\b|in\s+(?:the\s+)?"
                        r"(?:perf\s+)?profile)", re.I)
 _PROFILER = re.compile(r"\bperf\s+(?:profile|top|report|record|annotate)\b|\bprofil(?:e|es|ing)\b"
-                       r"|\bflame\s?graph", re.I)
+                       r"|\bflame\s?graph"
+                       # (a function named beside percentages, time spent somewhere: shares)
+                       r"|\b[a-z_][a-z0-9_]{2,}\(\)|\btime\s+spent\b|\bspent\s+(?:in|on|waiting)\b", re.I)
 
 
 def _profile_share(text: str, m: Measurement) -> bool:

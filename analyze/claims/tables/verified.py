@@ -209,6 +209,10 @@ def _baseline_by(way: _Way, f: _Figure, rows: Sequence[_Row]) -> _Figure | None:
     figures = rows[f.row].figures
     if kind == "line":
         return figures[n] if n < f.k else None
+    if kind == "cell":
+        # (the figure in the n-th pipe cell: a label cell holding numbers of its own, `4
+        # threads 10000`, moves a row's figures but not its cells)
+        return next((g for g in figures if g.cell == n and g.k < f.k), None)
     if kind == "back":
         return figures[f.k - n] if 0 < n <= f.k else None
     r = n if kind == "row" else f.row - n
@@ -221,6 +225,8 @@ def _ways(f: _Figure, rows: Sequence[_Row]) -> list[tuple[_Way, _Figure]]:
     out: list[tuple[_Way, _Figure]] = []
     for g in rows[f.row].figures[:f.k]:
         out += [(("line", g.k), g), (("back", f.k - g.k), g)]
+        if g.cell >= 0 and g.cell != f.cell and sum(h.cell == g.cell for h in rows[f.row].figures) == 1:
+            out.append((("cell", g.cell), g))
     for r, row in enumerate(rows):
         if r != f.row and row.figures:
             other = _aligned(f, rows, row)
@@ -258,7 +264,7 @@ def _read_table(run: Sequence[tuple[int, str]], lines: Sequence[str]) -> list[Me
         return []
     # the way most percentages agree with; between equals, the same row before other rows,
     # a fixed place before a distance
-    order = {"line": 0, "back": 1, "row": 2, "up": 3}
+    order = {"line": 0, "cell": 1, "back": 2, "row": 3, "up": 4}
     way, agreed = min(votes.items(), key=lambda item: (-item[1], order[item[0][0]], item[0][1]))
     applicable = []
     for p in percents:
@@ -430,6 +436,10 @@ def _label(row: _Row, f: _Figure) -> str:
     its first figure is not a result, that figure too (`4000` of `4000 | 495134 | ...`)."""
     text = row.text
     first = row.figures[0] if row.figures else None
+    if row.pipe and first is not None and first.cell == 0 and text.find("|") > first.q.end \
+            and any(g.cell > 0 for g in row.figures):
+        # (a label cell of words and figures, `4 threads 10000|`: the whole cell)
+        return " ".join(text[:text.find("|")].split()).strip(" =:")[:60]
     end = first.q.start if first is not None else len(text)
     if first is not None and first is not f and first.percent is None and (
             len(row.figures) > 2 or first.q.unit is None):
