@@ -1226,3 +1226,24 @@ def test_a_functional_tests_log_and_a_drives_smart_log_are_no_results(tmp_path: 
     body = ("Before:\nPercentage Used:                    4%\nData Units Read:   32,373,823 [16.5 TB]\n\n"
             "After:\nPercentage Used:                    5%\nData Units Read:   32,999,101 [16.8 TB]\n")
     assert claims(tmp_path, body) == []
+
+
+def test_an_unqualified_verdict_covers_changes_of_a_few_percent(tmp_path: Path) -> None:
+    """"I cannot see much influence" after the tables covers their changes up to 3 %; a
+    verdict that singles out cases ("overall no noticeable differences, except ...")
+    covers only the changes of noise."""
+    table = ("As client (tx path):\n                     Before    After\n"
+             "TCP_STREAM send-64   734.14    714.20\nTCP_STREAM send-128  1401.91   1395.05\n\n")
+    got = claims(tmp_path, "Numbers before/after:\n\n" + table
+                 + "Notice: the TCP_RR mode is unstable.\n\n"
+                 "Though the result is not that accurate, I cannot see much influence of this patch.\n")
+    assert {(c.baseline, c.direction) for c in got} == {(734.14, "neutral"), (1401.91, "neutral")}
+    got = claims(tmp_path, "Numbers before/after:\n\n" + table
+                 + "Overall no noticeable differences, except for the smallest sends.\n")
+    assert {(c.baseline, c.direction) for c in got} == {(734.14, "regression"), (1401.91, "neutral")}
+
+
+def test_a_change_of_a_spread_is_no_claim(tmp_path: Path) -> None:
+    body = ("(3) Better stdev:\n    1 iodepth, 1 numjobs, randwrite bs=4K: new stdev=36.45 vs old\n"
+            "stdev=937.81, about 30 times improvement.\n")
+    assert claims(tmp_path, body) == []

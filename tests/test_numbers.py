@@ -175,6 +175,7 @@ CASES = [
     ("3.2 M IOPS", [dict(unit="MIOPS", canonical_unit="ops/s", canonical_value=3200000.0)]),
     ("11720K req/s", [dict(unit="Kreq/s", canonical_value=11720000.0)]),
     ("10 K packets", [dict(text="10", unit=None)]),  # (`packets` is no rate: no unit)
+    ("BW(MB/S) 1199 MB/S", [dict(text="1199 MB/S", canonical_unit="B/s", canonical_value=1.199e9)]),
     ("100 K", [dict(text="100", unit=None)]),
     # key=value output
     ("rx_packets=12345", [dict(value=12345.0)]),

@@ -97,6 +97,10 @@ def test_table_is_consistent():
         ("ops/s", "", "throughput"),  # IOPS: as the real corpus annotates it
         ("s", "", "time"),  # a wall-clock time unless the words name one operation's latency
         ("s", "clat (usec)", "latency"),
+        # (a time taken for many of something is a job's, unless named a latency)
+        ("s", "Average insertion time for 200K elements", "time"),
+        ("s", "a batch of 128 operations took", "time"),
+        ("s", "p99 latency for 1000 requests", "latency"),
         ("s", "cost per free in ns", "latency"),
         ("s", "real", "time"),
         ("s", "returned 0 after", "time"),

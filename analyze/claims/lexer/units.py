@@ -75,12 +75,13 @@ UNITS: tuple[Unit, ...] = (
     Unit(("Tbps", "Tb/s", "Tbit/s", "Tbits/s", "Tbits/sec"), "bit/s", 1e12),
     # byte rates: fio, dd, iperf -f M
     Unit(("B/s", "B/sec", "bytes/s", "bytes/sec", "Bytes/s", "Bytes/sec"), "B/s", 1.0),
-    Unit(("KB/s", "kB/s", "KB/sec", "kB/sec", "KBytes/sec", "KBytes/s"), "B/s", 1e3),
-    Unit(("MB/s", "MB/sec", "MBytes/sec", "MBytes/s"), "B/s", 1e6),
-    Unit(("GB/s", "GB/sec", "GBytes/sec", "GBytes/s"), "B/s", 1e9),
-    Unit(("KiB/s", "KiB/sec"), "B/s", 1024.0),
-    Unit(("MiB/s", "MiB/sec"), "B/s", 1024.0**2),
-    Unit(("GiB/s", "GiB/sec"), "B/s", 1024.0**3),
+    # (`BW(MB/S)`: a capital S after a byte unit's slash is still a second)
+    Unit(("KB/s", "kB/s", "KB/sec", "kB/sec", "KBytes/sec", "KBytes/s", "KB/S"), "B/s", 1e3),
+    Unit(("MB/s", "MB/sec", "MBytes/sec", "MBytes/s", "MB/S", "MB/SEC"), "B/s", 1e6),
+    Unit(("GB/s", "GB/sec", "GBytes/sec", "GBytes/s", "GB/S"), "B/s", 1e9),
+    Unit(("KiB/s", "KiB/sec", "KiB/S"), "B/s", 1024.0),
+    Unit(("MiB/s", "MiB/sec", "MiB/S"), "B/s", 1024.0**2),
+    Unit(("GiB/s", "GiB/sec", "GiB/S"), "B/s", 1024.0**3),
     # (binary bit rates, as fio's users write them: `329 Mib/s`)
     Unit(("Kib/s", "Kibit/s"), "bit/s", 1024.0),
     Unit(("Mib/s", "Mibit/s"), "bit/s", 1024.0**2),
@@ -331,7 +332,11 @@ def _metric(canonical_unit: str | None, context: str) -> str:
         if _CPU_TIME.search(context):
             return "cpu"
         # (a time is one operation's latency where the words say so; else how long a job,
-        # a run, a boot or a callback took: a wall-clock time)
+        # a run, a boot or a callback took: a wall-clock time; a time taken for many of
+        # something, `insertion time ... for 200K elements`, is a job's unless it is named
+        # a latency)
+        if _MANY.search(context) and not _NAMED_LATENCY.search(context):
+            return "time"
         return "latency" if _LATENCY_WORDS.search(context) else "time"
     if canonical_unit == "%":
         if _OTHER_SHARE.search(context) and not re.search(r"\bcpus?\b", context, re.I):
@@ -352,6 +357,10 @@ def _metric(canonical_unit: str | None, context: str) -> str:
     return "other"
 
 
+_MANY = re.compile(r"\b(?:for|of)\s+(?:a\s+batch\s+of\s+)?\d[\d.,]*\s*[kKM]?\s+(?:elements|entries|operations"
+                   r"|ops|requests|packets|files|iterations|loops|rules|items|objects|inserts|insertions)\b"
+                   r"|\bbatch(?:es)?\s+of\s+\d", re.I)
+_NAMED_LATENCY = re.compile(r"latenc|\bp\d{2}\b|percentile|\brtt\b|round.trip|\bper\s+(?:op|operation|request|packet|element)\b", re.I)
 _SPEED_WORDS = compile_words(
     r"\bperf(?:ormance)?\b(?!\s+(?:top|report|record|annotate|stat|profile|diff)\b)|\bfaster\b"
     r"|\bspeed-?ups?\b|\bxdp_(?:drop|tx|pass|redirect)\b|\brx_?drop\b|\btxonly\b|\bl2fwd\b",

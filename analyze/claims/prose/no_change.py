@@ -12,7 +12,8 @@ from analyze.claims.lexer.quantity import Quantity
 _WINDOW = 60  # characters either side of a percentage its context is read in
 # how far runs scatter, not a change: `going up and down by 10%`, `run-to-run variance of 3%`
 _SCATTER = compile_words(r"\bup (?:and|or|&) down\b|\bdown (?:and|or|&) up\b|fluctuat\w*"
-                         r"|run[- ]to[- ]run|between (?:re)?runs|\bon reruns|std-?dev|deviation",
+                         r"|run[- ]to[- ]run|between (?:re)?runs|\bon reruns|std-?dev|\bstdev\b|deviation"
+                         r"|\bvariance\b",
                          re.I)
 # counters that support a result, not results: `12% fewer context switches`
 _COUNTER_AFTER = re.compile(
