@@ -115,7 +115,7 @@ class _Section:
 
 
 # the last clause of a sentence, after its last comma or `and`: a few words
-_LAST_CLAUSE = re.compile(r".*(?:,|\band\b)\s*((?:\S+\s*){1,4})$")
+_LAST_CLAUSE = re.compile(r".*(?:,|\band\b)\s*(\S+(?:\s+\S+){0,3})\s*$")
 
 
 def side_caption(line: str) -> tuple[str, str, int] | None:
@@ -913,6 +913,16 @@ def find_paired_runs(lines: Sequence[str], taken: set[int],
     runs one of whose captions names the series (`series`: the words of its subject's title,
     `_named_sections`). Runs another reader has read figures in (`taken`: the lines of its
     claims, a `perf stat` block, a netperf report) are left to it."""
+    # (two runs print two lines of figures at the least: a block of prose has no runs, and
+    # the section finders below each walk the block)
+    figured = 0
+    for i, line in enumerate(lines):
+        if i not in taken and _DIGIT.search(line):
+            figured += 1
+            if figured == 2:
+                break
+    else:
+        return []
     sections = _sections(lines, set())
     out: list[Measurement] = []
     read = set(taken)

@@ -65,6 +65,7 @@ _WORD = re.compile(r"[a-z][a-z0-9_\-]{2,}")
 _INTRODUCED = re.compile(
     r"\b(?:new|proposed|introduc(?:e|es|ed|ing))\s+(?:(?:a|an|the)\s+)?([A-Za-z][\w\-]{2,})", re.I)
 _RULE = re.compile(r"\s*[-=_*~+]{3,}\s*$")
+_FIGURE_DIGIT = re.compile(r"\d")
 # a label alone on its line, maybe ending in a colon: a few words and no figure with a unit
 _LONE_LABEL = re.compile(r"\s*([A-Za-z][\w .\-/+()'#,]{0,60}?)\s*:?\s*")
 _SIGNED_PERCENT = re.compile(r"\(?\s*~?\s*[-+−]\s*\d[\d.]*\s*%")
@@ -86,8 +87,11 @@ class _Row:
 
 
 def _row(line: str, i: int) -> _Row | None:
-    if len(line) > _MAX_LINE or not line.strip():
-        return None
+    # (a row holds a figure: most lines of a mail hold none, and the label's pattern is
+    # the costlier test)
+    if len(line) > _MAX_LINE or _FIGURE_DIGIT.search(line) is None or not (
+            "  " in line or "\t" in line or ": " in line or "=" in line):
+        return None  # (no gap, colon or key after a label: prose)
     m = _LABEL.match(line)
     if m is None:
         return None
@@ -125,6 +129,8 @@ def _cells(label: str, rest: str, i: int) -> _Row | None:
             break
         key = _KEY.match(cell)
         text = cell[key.end():] if key else cell
+        if not text[:1].isdigit() and not (text[:1] in "+-~<>." and text[1:2].isdigit()):
+            return None  # (a cell of words: no row of figures, and no lexing needed to see it)
         found = find_quantities(text)
         # (one figure at the cell's start, and nothing after it but a remark in brackets)
         if len(found) != 1 or found[0].start != 0 or found[0].kind == "ratio" \
