@@ -15,14 +15,14 @@ pytestmark = pytest.mark.readers
 MARGIN = 0.02
 # (precision, recall), measured with `make eval-real`
 LAST = {
-    "overall": (0.985, 0.876),
+    "overall": (0.985, 0.877),
     "io": (0.989, 0.945),
     "nf": (1.000, 0.934),
     # iwl-027's gold keeps sockperf's <MIN> and <MAX> observations, which the definition's rule 4
     # calls spread and never a claim: the readers follow the definition (two fewer than 0.950)
     "iwl": (0.987, 0.925),
     "nd": (0.981, 0.816),
-    "arc": (0.943, 0.825),
+    "arc": (0.944, 0.838),
     "blk": (0.991, 0.868),
 }
 

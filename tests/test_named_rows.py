@@ -180,3 +180,15 @@ def test_a_label_on_the_line_above_its_figures_is_its_row():
     # a label no more indented than its figure is a line of its own
     flat = TWO_LINE_ROWS.replace("\n    ", "\n")
     assert find_named_rows(flat.splitlines(), set(), frozenset({"adaptive"}), lambda: frozenset()) == []
+
+
+def test_a_label_with_one_thing_added_that_the_series_names_pairs_with_its_stem():
+    """`polled` and `polled+fixed` under a series on fixed buffers: the pair is the
+    addition, the other rows (`bdev`, `irq driven`) references; gaps a mailer could not
+    encode (`???`) still part label and figure. A series that names nothing added reads
+    nothing."""
+    rows = ["bdev (non pt)??? 122M IOPS", "irq driven??? 51M IOPS",
+            "polled??????? 71M IOPS", "polled+fixed??? 78M IOPS"]
+    found = find_named_rows(rows, set(), frozenset({"fixed-buffer"}), lambda: frozenset())
+    assert [(m.baseline.value, m.patched.value, m.unit) for m in found] == [(71, 78, "MIOPS")]
+    assert find_named_rows(rows, set(), frozenset({"polling"}), lambda: frozenset()) == []

@@ -74,15 +74,18 @@ def _is_heading(lines: Sequence[str], i: int) -> bool:
 
 
 _DIGITS = re.compile(r"\d+")
+# a figure with a rate's unit: `122M IOPS`, `3.1 Mpps`, `940 Mbit/s`
+_MEASURED = re.compile(r"\d\s*[kKMG]?\s*(?:IOPS|iops|pps|[KMG]?bps|[KMGT]i?B/s|[kKMG]?bit/s|req/s|ops/s)\b")
 _DECIMAL = re.compile(r"\d[.,]\d")
 
 
 def _titled(text: str) -> bool:
     # (figures, not digits, are counted: `rd_blksize=16384 and rd_logical_blksize=4096`; a
-    # measured figure, with its decimals, is a tool's output: `Latency is 24.571 usec`)
+    # measured figure, with its decimals or a rate's unit, is a tool's output: `Latency is
+    # 24.571 usec`, `irq driven   51M IOPS`)
     return len(_DIGITS.findall(text)) <= 4 and _DECIMAL.search(text) is None \
         and len(text.split()) <= 8 and not text.endswith(
-        (".", ",", ";", "?", "!"))
+        (".", ",", ";", "?", "!")) and not _MEASURED.search(text)
 
 
 def _opens_paragraph(lines: Sequence[str], i: int) -> bool:

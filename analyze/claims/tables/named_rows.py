@@ -66,6 +66,8 @@ _INTRODUCED = re.compile(
     r"\b(?:new|proposed|introduc(?:e|es|ed|ing))\s+(?:(?:a|an|the)\s+)?([A-Za-z][\w\-]{2,})", re.I)
 _RULE = re.compile(r"\s*[-=_*~+]{3,}\s*$")
 _FIGURE_DIGIT = re.compile(r"\d")
+_ADDS_ONE = re.compile(r"\+\s*[\w\-]+")
+_LOST_GAP = re.compile(r"(?<=[\w)])\?{3,}(?= ?[\d~<>])")
 # a label alone on its line, maybe ending in a colon: a few words and no figure with a unit
 _LONE_LABEL = re.compile(r"\s*([A-Za-z][\w .\-/+()'#,]{0,60}?)\s*:?\s*")
 _SIGNED_PERCENT = re.compile(r"\(?\s*~?\s*[-+−]\s*\d[\d.]*\s*%")
@@ -89,8 +91,12 @@ class _Row:
 def _row(line: str, i: int) -> _Row | None:
     # (a row holds a figure: most lines of a mail hold none, and the label's pattern is
     # the costlier test)
-    if len(line) > _MAX_LINE or _FIGURE_DIGIT.search(line) is None or not (
-            "  " in line or "\t" in line or ": " in line or "=" in line):
+    if len(line) > _MAX_LINE or _FIGURE_DIGIT.search(line) is None:
+        return None
+    if "??" in line:
+        # (a gap of tabs or no-break spaces a mailer could not encode, `polled??????? 71M`)
+        line = _LOST_GAP.sub(lambda m: " " * len(m.group()), line)
+    if not ("  " in line or "\t" in line or ": " in line or "=" in line):
         return None  # (no gap, colon or key after a label: prose)
     m = _LABEL.match(line)
     if m is None:
@@ -233,8 +239,16 @@ def _roles(labels: list[str], series: frozenset[str],
     roles = resolve_roles(labels)
     if BASELINE in roles and PATCHED in roles:
         # (a row the words leave unnamed beside them may be the side they meant: `unwritten
-        # file`, `unwritten file + fast_commit`, `written file`; nothing is read)
-        return roles if None not in roles else [None] * len(labels)
+        # file`, `unwritten file + fast_commit`, `written file`; nothing is read. Where the
+        # patched label is the baseline's with one thing added that the series names or the
+        # mail introduces, `polled` and `polled+fixed` under a series on fixed buffers, the
+        # pair is that addition and the other rows are references)
+        stem, extended = labels[roles.index(BASELINE)], labels[roles.index(PATCHED)]
+        addition = extended[len(stem):].strip() if extended.startswith(stem) else ""
+        added = roles.count(BASELINE) == roles.count(PATCHED) == 1 \
+            and _ADDS_ONE.fullmatch(addition) is not None \
+            and bool(_words(addition) & {p for w in (series | introduced()) for p in _words(w)})
+        return roles if None not in roles or added else [None] * len(labels)
     if any(roles):
         return [None] * len(labels)  # a side named once: the side-row readers' to read
     words = [_words(label) for label in labels]
