@@ -300,6 +300,11 @@ _NEAR_LINES = 4
 _COUNT_CAPTION_REACH = 30  # lines above a pair where a caption naming what it counts may stand
 
 
+def _counted_words(pattern: re.Pattern[str], text: str) -> set[str]:
+    """What `pattern` finds counted in `text`, `iops` spelled as the unit is: `IOPS`."""
+    return {w.upper() if w.lower() == "iops" else w for w in pattern.findall(text)}
+
+
 def _counted(block: _Block, m: Measurement) -> tuple[Quantity, Quantity] | None:
     """The pair with a bare scale (`7130K` over `7630K`) given what it counts, when the words
     around it name one thing counted (`IOPS`): `KIOPS`, as `7130K IOPS` is read."""
@@ -308,19 +313,18 @@ def _counted(block: _Block, m: Measurement) -> tuple[Quantity, Quantity] | None:
         return None
     last = m.line + m.quote.count("\n")
     near = " ".join((m.context, *block.lines[max(0, m.line - _NEAR_LINES):last + _NEAR_LINES + 1]))
-    words = {w.upper() if w.lower() == "iops" else w for w in _COUNTED_NEAR.findall(near)}
+    words = _counted_words(_COUNTED_NEAR, near)
     if not words:
         # a caption further up names it: `Performance test result(IOPS):` over its cases
         caption = next((line for line in reversed(block.lines[max(0, m.line - _COUNT_CAPTION_REACH):m.line])
                         if line.rstrip().endswith(":") and len(line) <= 120), "")
-        words = {w.upper() if w.lower() == "iops" else w for w in _COUNTED_NEAR.findall(caption)}
+        words = _counted_words(_COUNTED_NEAR, caption)
     if not words:
         # the same figure printed by the tool further on, under its key: `Before[1]: 7.06M`
         # over the run `[1]` that ends `IOPS=7.06M`
         keyed = re.compile(rf"\b(IOPS|iops|pps)\s*[=:]\s*(?:{re.escape(m.baseline.text)}|"
                            rf"{re.escape(m.patched.text)})(?![\w.])")
-        words = {w.upper() if w.lower() == "iops" else w
-                 for line in block.lines if "=" in line or ":" in line for w in keyed.findall(line)}
+        words = _counted_words(keyed, "\n".join(line for line in block.lines if "=" in line or ":" in line))
     if len(words) != 1:
         return None
     word = words.pop()

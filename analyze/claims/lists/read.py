@@ -20,7 +20,7 @@ from analyze.claims.lexer.numbers import find_quantities as _find_quantities
 from analyze.claims.lexer.quantity import Measurement, Quantity, is_spread
 from analyze.claims.lexer.units import metric_of
 from analyze.claims.listings import code_listing_lines
-from analyze.claims.prose.settings import SIZE_MEASURED
+from analyze.claims.prose.settings import PROFILE_SHARE, SIZE_MEASURED
 from analyze.claims.shell.commands import TOOLS, find_commands
 from analyze.claims.shell.conditions import counted_condition, label_condition
 from analyze.claims.tables.read import MAX_ROWS, ShellContext
@@ -711,10 +711,6 @@ def _condition_after(rest: str) -> tuple[tuple[str, str], ...]:
 
 
 
-# a function named before a pair of percentages, or time spent somewhere: a profile's share
-_SHARE_OF_FUNCTION = re.compile(r"\b[a-z_][a-z0-9_]{2,}\(\)|\btime\s+spent\b|\bprofil(?:e|es|ing)\b", re.I)
-
-
 def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
     """`tcp_rr: 512k -> 578k trans/s`, `4 threads: 3.1 Mpps -> 4.0 Mpps`, `X => Y`, `X → Y`.
 
@@ -745,7 +741,7 @@ def _arrow(line: str, i: int, caption: str = "") -> Measurement | None:
         unit = unit_in_text(line[pq.end:pq.end + 40]) or unit
     if (bq.canonical_unit or pq.canonical_unit) == "B" and not SIZE_MEASURED.search(line):
         return None  # a size set or planned (`64k --> 2 MiB journey next`), no result
-    if bq.kind == pq.kind == "percent" and _SHARE_OF_FUNCTION.search(line[:bq.start]):
+    if bq.kind == pq.kind == "percent" and PROFILE_SHARE.search(line[:bq.start]):
         return None  # a function's share of a profile (`io_req_local_work_add() from 3% -> 0.5%`)
     condition = label_condition(label) or _condition_after(line[pq.end:])
     context = label

@@ -27,7 +27,15 @@ from analyze.claims.lexer.units import metric_of
 from .gate import could_match
 from .no_change import is_no_change
 from .sentences import MAX_SENTENCE, Candidate, candidates
-from .settings import RESULT, SETTING, SETTING_AFTER, SIZE_MEASURED, VERSION_AFTER, VERSION_BEFORE
+from .settings import (
+    PROFILE_SHARE,
+    RESULT,
+    SETTING,
+    SETTING_AFTER,
+    SIZE_MEASURED,
+    VERSION_AFTER,
+    VERSION_BEFORE,
+)
 from .shape import (
     NOTHING,
     ChangeRef,
@@ -221,17 +229,13 @@ _ATTRIBUTE = re.compile(r"^\d+(?:\.\d+)?-[A-Za-z]")
 # `of samples`) or by the sentence naming the profiler.
 _SHARE_OF = re.compile(r"\s*(?:of\s+(?:the\s+)?(?:total\s+)?(?:cpu\s+)?(?:cycles|samples)\b|in\s+(?:the\s+)?"
                        r"(?:perf\s+)?profile)", re.I)
-_PROFILER = re.compile(r"\bperf\s+(?:profile|top|report|record|annotate)\b|\bprofil(?:e|es|ing)\b"
-                       r"|\bflame\s?graph"
-                       # (a function named beside percentages, time spent somewhere: shares)
-                       r"|\b[a-z_][a-z0-9_]{2,}\(\)|\btime\s+spent\b|\bspent\s+(?:in|on|waiting)\b", re.I)
 
 
 def _profile_share(text: str, m: Measurement) -> bool:
     if m.baseline.kind != "percent" or m.patched.kind != "percent":
         return False
     end = max(m.baseline.end, m.patched.end)
-    return bool(_SHARE_OF.match(text, end) or _PROFILER.search(text))
+    return bool(_SHARE_OF.match(text, end) or PROFILE_SHARE.search(text))
 
 
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")

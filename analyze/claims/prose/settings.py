@@ -47,3 +47,10 @@ SIZE_MEASURED = re.compile(
 # A pair of release numbers: `from 5.10 to 6.6 in downstream kernel`, `kernel 6.1 vs 6.6`
 VERSION_AFTER = re.compile(r"\s*(?:(?:in|on|of|with)\s+)?(?:[\w-]+\s+){0,2}?(?:kernels?|releases?)\b", re.I)
 VERSION_BEFORE = re.compile(r"\b(?:kernels?|linux|releases?|versions?|v)\s*$", re.I)
+
+
+# A profile's share, said by the sentence: a profiler, a profile, time spent somewhere, a
+# function named beside the percentages (`io_req_local_work_add() from 3% -> 0.5%`)
+PROFILE_SHARE = re.compile(
+    r"\bperf\s+(?:profile|top|report|record|annotate)\b|\bprofil(?:e|es|ing)\b|\bflame\s?graph"
+    r"|\b[a-z_][a-z0-9_]{2,}\(\)|\btime\s+spent\b|\bspent\s+(?:in|on|waiting)\b", re.I)

@@ -85,12 +85,12 @@ def find_vs_pairs(lines: Sequence[str]) -> list[Measurement]:
             before, said = said, []
             if len(text) > MAX_SENTENCE:
                 continue
+            qs = find_quantities(text) if "%" in text or _HINT.search(text) else []
             if "%" in text:
-                said = [q for q in find_quantities(text) if q.kind == "percent"]
+                said = [q for q in qs if q.kind == "percent"]
             if not _HINT.search(text) or ("%" not in text and not (
                     len(before) == 1 and text.lstrip().startswith("("))):
                 continue
-            qs = find_quantities(text)
             # (the pair in brackets after the sentence that states its change: `showed ~5%
             # performance gain. (7044 KIOPS vs 7423)`)
             carried = before[0] if "%" not in text else None
